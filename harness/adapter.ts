@@ -1,0 +1,122 @@
+/**
+ * The adapter contract of ../shared/ADAPTER.md. An implementation is certified through a module
+ * whose default export satisfies `ConformanceAdapter`. The harness reads the implementation's own
+ * objects through it, never copies.
+ */
+import type {
+  ApprovalOutcome,
+  ContentBlock,
+  JsonValue,
+  PostToolDecision,
+  PreToolDecision,
+  ToolDefinition,
+  ToolExecution,
+  ToolExecutionInput,
+  ToolExecutionMode,
+  ToolExecutionResult,
+  ToolGuard,
+} from './spec.js'
+
+export type * from './spec.js'
+export { ERROR_CODES } from './spec.js'
+
+export type Profile = 'core' | 'scopes' | 'code' | 'timeout' | 'batch' | 'define'
+export const PROFILES: readonly Profile[] = ['core', 'scopes', 'code', 'timeout', 'batch', 'define']
+
+export interface ConformanceAdapter {
+  readonly name: string
+  readonly version?: string
+  /** 'core' is implied; the rest gate clauses. */
+  readonly profiles: readonly Profile[]
+  create(config: RegistryConfig): RegistryUnderTest | Promise<RegistryUnderTest>
+}
+
+export interface RegistryConfig {
+  /** [code]; default 'native'. */
+  mode?: 'native' | 'code' | 'both'
+  /** Installed at the registry's approval seam, replacing any service of the implementation; absent = none. */
+  approval?: ApprovalService
+  /** [timeout]: install the timeout wrapper. */
+  timeoutPolicy?: boolean
+}
+
+export interface ApprovalRequest {
+  callId: string
+  toolName: string
+  reason?: string
+  signal: AbortSignal
+  agent?: unknown
+}
+
+export interface ApprovalService {
+  request(req: ApprovalRequest): Promise<ApprovalOutcome> | ApprovalOutcome
+}
+
+/** A key from `agent()`; absent = global. */
+export interface ScopeOption {
+  agent?: unknown
+}
+
+export type PreExecuteListener = (
+  exec: ToolExecution,
+  next: () => Promise<PreToolDecision>,
+) => Promise<PreToolDecision>
+export type ExecuteWrapper = (
+  exec: ToolExecution,
+  next: (overrides?: { signal?: AbortSignal }) => Promise<ToolExecutionResult>,
+) => Promise<ToolExecutionResult>
+export type PostExecuteListener = (
+  exec: ToolExecution,
+  result: ToolExecutionResult,
+  next: () => Promise<PostToolDecision>,
+) => Promise<PostToolDecision>
+export type ResultObserver = (exec: ToolExecution, result: ToolExecutionResult) => void
+
+export interface CodeDispatchRecord {
+  subCallId: string
+  name: string
+  isError: boolean
+  content: ContentBlock[]
+}
+export type CodeDispatchLogListener = (
+  d: CodeDispatchRecord,
+  next: () => Promise<ContentBlock[]>,
+) => Promise<ContentBlock[]>
+
+export interface RegistryUnderTest {
+  /** A stable opaque caller key for this name; compared against exec.agent by identity. */
+  agent(name: string): unknown
+  register(def: ToolDefinition, opts?: ScopeOption): () => void
+  guard(guard: ToolGuard, opts?: ScopeOption): () => void
+  onPreExecute(l: PreExecuteListener, opts?: ScopeOption): () => void
+  onExecute(w: ExecuteWrapper, opts?: ScopeOption): () => void
+  onPostExecute(l: PostExecuteListener, opts?: ScopeOption): () => void
+  onResult(o: ResultObserver, opts?: ScopeOption): () => void
+  schemas(opts?: ScopeOption): readonly unknown[]
+  executionMode(input: ToolExecutionInput): ToolExecutionMode
+  execute(input: ToolExecutionInput): Promise<ToolExecutionResult>
+  /** Default: result.error?.code. */
+  errorCode?(result: ToolExecutionResult): string | undefined
+  /** Names generators must not register. */
+  reservedNames?: readonly string[]
+  dispose?(): void | Promise<void>
+
+  /** [define] adds argument validation. */
+  defineTool?(def: ToolDefinition): ToolDefinition
+  /** [batch] */
+  runBatch?(
+    inputs: readonly ToolExecutionInput[],
+    opts: { maxParallel: number; signal?: AbortSignal },
+  ): Promise<ToolExecutionResult[]>
+  /** [code] what a model request carries. */
+  modelTools?(opts?: ScopeOption): readonly unknown[] | Promise<readonly unknown[]>
+  /** [code] run_code arguments for a program making these calls. */
+  codeProgram?(
+    calls: readonly { name: string; arguments: JsonValue }[],
+    opts?: { concurrent?: boolean },
+  ): JsonValue
+  /** [code] */
+  onCodeDispatchLog?(l: CodeDispatchLogListener, opts?: ScopeOption): () => void
+  /** [code] what was persisted. */
+  codeDispatchEvents?(): readonly CodeDispatchRecord[]
+}

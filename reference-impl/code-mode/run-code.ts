@@ -1,0 +1,106 @@
+/**
+ * The reserved `run_code` transport. Honours CODE-2 (every sub-call carries the program's
+ * execution token as `parent` and so runs the full pipeline), CODE-4 (sub-call content is logged
+ * through the dispatch-log waterfall; the program and the model see the original), CTX-3 (the
+ * program's call concludes the turn only when a sub-call's final outcome was a success carrying
+ * concludesTurn), CAN-3 (on abort or when the time budget runs out the worker is terminated, and
+ * the body settles only after its in-flight sub-calls have settled).
+ */
+import { Worker } from 'node:worker_threads'
+import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/adapter.js'
+import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../../harness/spec.js'
+import { RUN_CODE } from '../definition.js'
+import { WORKER_SOURCE } from './worker-source.js'
+import { logDispatch } from './dispatch-log.js'
+
+export interface CodeTransportHost {
+  execute(input: ToolExecutionInput): Promise<ToolExecutionResult>
+  dispatchLogListeners(agent: unknown): readonly CodeDispatchLogListener[]
+  persist(event: CodeDispatchRecord): void
+  readonly timeBudgetMs: number
+}
+
+type WorkerMessage =
+  | { type: 'call'; id: number; name: string; args: unknown }
+  | { type: 'done'; ok: true; value: JsonValue }
+  | { type: 'done'; ok: false; message: string }
+
+export function runCodeTool(host: CodeTransportHost): ToolDefinition {
+  return {
+    name: RUN_CODE,
+    description:
+      'Run a JavaScript program (the body of an async function). `await tools.<name>(args)` calls a tool and resolves with its value; what the program returns is the result.',
+    parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
+    execute: (args, exec) => runProgram(host, args, exec),
+  }
+}
+
+/** The run_code arguments for a program that makes these calls, in order or concurrently. */
+export function codeProgram(calls: readonly { name: string; arguments: JsonValue }[], opts?: { concurrent?: boolean }): JsonValue {
+  const invocations = calls.map(
+    (c) => `tools[${JSON.stringify(c.name)}](${JSON.stringify(c.arguments)}).then((value) => ({ value }), (e) => ({ error: e.code ?? 'ERROR' }))`,
+  )
+  const code = opts?.concurrent
+    ? `return await Promise.all([${invocations.join(', ')}])`
+    : `const out = []\n${invocations.map((i) => `out.push(await ${i})`).join('\n')}\nreturn out`
+  return { code }
+}
+
+function runProgram(host: CodeTransportHost, args: JsonValue, exec: ToolRunContext): Promise<JsonValue> {
+  const code = (args as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') {
+    return Promise.reject(Object.assign(new Error('run_code needs a string "code"'), { code: 'INVALID_ARGS' }))
+  }
+  return new Promise<JsonValue>((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { code } })
+    const inFlight = new Set<Promise<void>>()
+    let subCalls = 0
+    let finished = false
+    const finish = (settle: () => void) => {
+      if (finished) return
+      finished = true
+      clearTimeout(budget)
+      exec.signal.removeEventListener('abort', onAbort)
+      void worker.terminate()
+      void Promise.allSettled([...inFlight]).then(settle)
+    }
+    const onAbort = () => finish(() => reject(Object.assign(new Error('run_code was aborted'), { code: 'ABORTED' })))
+    const budget = setTimeout(
+      () => finish(() => reject(new Error(`run_code exceeded its time budget of ${host.timeBudgetMs} ms`))),
+      host.timeBudgetMs,
+    )
+    if (exec.signal.aborted) return onAbort()
+    exec.signal.addEventListener('abort', onAbort, { once: true })
+    worker.on('error', (error) => finish(() => reject(error)))
+    worker.on('exit', () => finish(() => reject(new Error('run_code worker exited'))))
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'done') {
+        finish(() => (message.ok ? resolve(message.value) : reject(new Error(message.message))))
+        return
+      }
+      const subCallId = `${exec.callId}/${++subCalls}`
+      const task = dispatch(host, exec, subCallId, message.name, message.args).then((reply) => {
+        inFlight.delete(task)
+        if (!finished) worker.postMessage({ id: message.id, ...reply })
+      })
+      inFlight.add(task)
+    })
+  })
+}
+
+async function dispatch(host: CodeTransportHost, exec: ToolRunContext, subCallId: string, name: string, args: unknown) {
+  const input: ToolExecutionInput = { callId: subCallId, name, arguments: args, signal: exec.signal, parent: exec.token }
+  if (exec.agent !== undefined) input.agent = exec.agent
+  const result = await host.execute(input)
+  if (!result.isError && result.concludesTurn === true) exec.concludeTurn()
+  const record = { subCallId, name, isError: result.isError, content: result.content }
+  try {
+    host.persist(await logDispatch(host.dispatchLogListeners(exec.agent), record))
+  } catch {
+    host.persist(record)
+  }
+  return result.isError
+    ? { ok: false, message: result.error.message, code: result.error.code }
+    : { ok: true, value: result.value }
+}

@@ -1,0 +1,121 @@
+/**
+ * Behaviours of listeners, guards, wrappers, observers and the approval service: well-formed and
+ * malformed decisions, throws and rejections, answers now or after a scheduler point.
+ */
+import fc from 'fast-check'
+import type { ApprovalSpec, DecisionSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Timing, ValueDesc, WrapperSpec } from '../scenario/types.js'
+import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
+import { validOutput } from './outputs.js'
+
+export const timing: fc.Arbitrary<Timing> = fc.constantFrom('sync', 'await')
+export const scope = fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined, freq: 3 })
+
+/** The three well-formed pre-execute decisions. */
+export const wellFormedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
+  fc.constant<ValueDesc>({ kind: 'allow' }),
+  fc.string({ maxLength: 6 }).map((reason) => ({ kind: 'deny', reason }) as ValueDesc),
+  fc.constant<ValueDesc>({ kind: 'ask' }),
+  fc.string({ maxLength: 6 }).map((reason) => ({ kind: 'ask', reason }) as ValueDesc),
+)
+
+/** Anything that is not exactly one of the three shapes (PRE-3). */
+export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
+  fc.constantFrom<ValueDesc>(
+    { kind: 'deny' },
+    { kind: 'deny', reason: 1 },
+    { kind: 'Allow' },
+    { kind: 'allowed' },
+    { kind: 'permit' },
+    'allow',
+    true,
+    null,
+    { $: 'undefined' },
+    [],
+    { kind: { $: 'throwing-getter' } },
+    { kind: 'ask', reason: 7 },
+    { $: 'boolean-object' },
+  ),
+  unserialisable,
+)
+
+export const preDecision = (weights = { malformed: 2, failing: 1 }): fc.Arbitrary<DecisionSpec> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant<DecisionSpec>({ kind: 'delegate' }) },
+    { weight: 1, arbitrary: fc.constant<DecisionSpec>({ kind: 'delegate-twice' }) },
+    { weight: 4, arbitrary: wellFormedPre.map((value) => ({ kind: 'returns', value }) as DecisionSpec) },
+    { weight: weights.malformed, arbitrary: malformedPre.map((value) => ({ kind: 'returns', value }) as DecisionSpec) },
+    { weight: weights.failing, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
+  )
+
+export const preListener = (decision = preDecision()): fc.Arbitrary<PreSpec> =>
+  fc.record({ scope, timing, decision, tamper: fc.boolean() }, { requiredKeys: ['timing', 'decision'] })
+
+export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom<ValueDesc>('allowed-once', 'rejected', 'cancelled', 'unavailable') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<ValueDesc>(
+      'allowed', 'allowed-always', 'Allowed-once', 'yes', true, 1, 0, '', null, { $: 'undefined' }, { $: 'nan' }, {}, { outcome: 'allowed-once' }, ['allowed-once'],
+      { $: 'promise', value: 'allowed-once' }, { $: 'boolean-object' },
+    ),
+  },
+)
+
+export const approval: fc.Arbitrary<ApprovalSpec> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
+  { weight: 1, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
+)
+
+export const guard: fc.Arbitrary<GuardSpec> = fc.record(
+  {
+    scope,
+    verdict: fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ kind: 'pass' as const }) },
+      { weight: 2, arbitrary: fc.string({ maxLength: 5 }).map((s) => ({ kind: 'returns' as const, value: s as ValueDesc })) },
+      { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '', { $: 'promise', value: null }, {}, { $: 'undefined' }).map((value) => ({ kind: 'returns' as const, value })) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'throws' as const }) },
+    ),
+  },
+  { requiredKeys: ['verdict'] },
+)
+
+const madeUpResult: fc.Arbitrary<ValueDesc> = fc.oneof(
+  validOutput.map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
+  fc.constant<ValueDesc>({ isError: false, value: { $: 'bigint' }, content: [] }),
+  fc.constant<ValueDesc>({ isError: true, error: { message: 'made up' }, content: [{ type: 'text', text: 'made up' }] }),
+  fc.constantFrom<ValueDesc>(null, 'ok', { isError: 'no' }, { $: 'undefined' }),
+)
+
+export const wrapper: fc.Arbitrary<WrapperSpec> = fc.record(
+  {
+    scope,
+    timing,
+    action: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }, { kind: 'next-twice' }) },
+      { weight: 1, arbitrary: madeUpResult.map((result) => ({ kind: 'made-up', result }) as WrapperSpec['action']) },
+      { weight: 1, arbitrary: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }) },
+    ),
+  },
+  { requiredKeys: ['timing', 'action'] },
+)
+
+const postValue: fc.Arbitrary<ValueDesc> = fc.oneof(
+  fc.constant<ValueDesc>({ kind: 'accept' }),
+  contentDesc.map((content) => ({ kind: 'accept', content }) as ValueDesc),
+  validOutput.map((o) => ({ kind: 'accept', value: o.value }) as ValueDesc),
+  jsonValue.map((value) => ({ kind: 'accept', value }) as ValueDesc),
+  contentDesc.map((feedback) => ({ kind: 'block', feedback }) as ValueDesc),
+  fc.constant<ValueDesc>({ kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }),
+  contextDesc.map((context) => ({ kind: 'accept', additionalContexts: [context] }) as ValueDesc),
+  fc.constantFrom<ValueDesc>({ kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }),
+)
+
+export const postDecision: fc.Arbitrary<DecisionSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'delegate-twice' }) },
+  { weight: 4, arbitrary: postValue.map((value) => ({ kind: 'returns', value }) as DecisionSpec) },
+  { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
+)
+
+export const postListener: fc.Arbitrary<PostSpec> = fc.record({ scope, timing, decision: postDecision }, { requiredKeys: ['timing', 'decision'] })
+
+export const observer: fc.Arbitrary<ObserverSpec> = fc.record({ scope, throws: fc.boolean() }, { requiredKeys: ['throws'] })

@@ -1,0 +1,123 @@
+/**
+ * Whole scenarios: tools, hooks, an approval service and calls, shaped by what a property wants
+ * to vary. Every part has a default, so a property names only what it focuses on.
+ */
+import fc from 'fast-check'
+import type { ApprovalSpec, CallSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Scenario, ToolSpec, ValueDesc, WrapperSpec } from '../scenario/types.js'
+import { approval, guard, observer, postListener, preListener, wrapper } from './hooks.js'
+import { tool } from './tools.js'
+import { anyValue, jsonValue } from './values.js'
+
+export interface CallOptions {
+  max?: number
+  /** Probability weights (0 = never) for the call-level edges. */
+  abortAtEntry?: number
+  abortScheduled?: number
+  agents?: boolean
+  unknownNames?: boolean
+  fakeParent?: number
+  args?: fc.Arbitrary<ValueDesc>
+}
+
+export interface ScenarioShape {
+  tools?: fc.Arbitrary<ToolSpec[]>
+  pre?: fc.Arbitrary<PreSpec[]>
+  guards?: fc.Arbitrary<GuardSpec[]>
+  wrappers?: fc.Arbitrary<WrapperSpec[]>
+  post?: fc.Arbitrary<PostSpec[]>
+  observers?: fc.Arbitrary<ObserverSpec[]>
+  approval?: fc.Arbitrary<ApprovalSpec | undefined>
+  mode?: fc.Arbitrary<Scenario['config']['mode']>
+  timeoutPolicy?: boolean
+  concurrent?: boolean
+  calls?: CallOptions
+}
+
+const none = <T>() => fc.constant<T[]>([])
+
+export const defaults = {
+  tools: fc.uniqueArray(tool(), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` }),
+  pre: fc.array(preListener(), { maxLength: 3 }),
+  guards: fc.array(guard, { maxLength: 2 }),
+  wrappers: fc.array(wrapper, { maxLength: 2 }),
+  post: fc.array(postListener, { maxLength: 2 }),
+  observers: fc.array(observer, { maxLength: 2 }),
+  approval: fc.option(approval, { nil: undefined, freq: 3 }),
+}
+
+/** Everything off except what the shape names: the smallest scenario a property can vary. */
+export const quiet: Required<Pick<ScenarioShape, 'pre' | 'guards' | 'wrappers' | 'post' | 'observers'>> = {
+  pre: none(),
+  guards: none(),
+  wrappers: none(),
+  post: none(),
+  observers: none(),
+}
+
+export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
+  const tools = shape.tools ?? defaults.tools
+  return fc
+    .record({
+      tools,
+      pre: shape.pre ?? defaults.pre,
+      guards: shape.guards ?? defaults.guards,
+      wrappers: shape.wrappers ?? defaults.wrappers,
+      post: shape.post ?? defaults.post,
+      observers: shape.observers ?? defaults.observers,
+      approval: shape.approval ?? defaults.approval,
+      mode: shape.mode ?? fc.constant(undefined),
+    })
+    .chain((parts) => calls(parts.tools, shape.calls ?? {}).map((callList) => assemble(parts, callList, shape)))
+}
+
+function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]> {
+  const names = tools.map((t) => t.name)
+  const name = options.unknownNames ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom('missing_tool', 'constructor', '__proto__') }) : fc.constantFrom(...names)
+  const flag = (weight = 0) => (weight > 0 ? fc.nat(99).map((n) => n < weight) : fc.constant(false))
+  const call = fc.record({
+    tool: name,
+    args: options.args ?? fc.oneof({ weight: 4, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: anyValue }),
+    agent: options.agents ? fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }) : fc.constant(undefined),
+    abortAtEntry: flag(options.abortAtEntry),
+    abortScheduled: flag(options.abortScheduled),
+    fakeParent: flag(options.fakeParent),
+  })
+  return fc.array(call, { minLength: 1, maxLength: options.max ?? 1 }).map((list) =>
+    list.map(({ agent, abortAtEntry, abortScheduled, fakeParent, ...rest }) => {
+      const spec: CallSpec = { ...rest }
+      if (agent) spec.agent = agent
+      if (abortAtEntry) spec.abortAtEntry = true
+      if (abortScheduled) spec.abortScheduled = true
+      if (fakeParent) spec.fakeParent = true
+      return spec
+    }),
+  )
+}
+
+function assemble(
+  parts: { tools: ToolSpec[]; pre: PreSpec[]; guards: GuardSpec[]; wrappers: WrapperSpec[]; post: PostSpec[]; observers: ObserverSpec[]; approval: ApprovalSpec | undefined; mode: Scenario['config']['mode'] },
+  callList: CallSpec[],
+  shape: ScenarioShape,
+): Scenario {
+  const config: Scenario['config'] = {}
+  if (parts.mode) config.mode = parts.mode
+  if (parts.approval) config.approval = parts.approval
+  if (shape.timeoutPolicy) config.timeoutPolicy = true
+  // A call that could wait forever (a never-settling approval, a body waiting for its signal)
+  // always gets an abort, so every case ends.
+  const waits = (call: CallSpec) =>
+    parts.approval?.kind === 'never' || parts.tools.some((t) => t.name === call.tool && t.body.outcome.kind === 'until-aborted')
+  const s: Scenario = {
+    version: 1,
+    config,
+    tools: parts.tools,
+    pre: parts.pre,
+    guards: parts.guards,
+    wrappers: parts.wrappers,
+    post: parts.post,
+    observers: parts.observers,
+    calls: callList.map((call) => (waits(call) && !call.abortAtEntry ? { ...call, abortScheduled: true } : call)),
+  }
+  if (shape.concurrent) s.concurrent = true
+  return s
+}

@@ -1,0 +1,126 @@
+/**
+ * Tool definitions as behaviour descriptors: classifier answers of every kind, bodies that await,
+ * defer, conclude, return, throw or wait for their signal, projections and finalizers that behave
+ * or misbehave, names that collide with Object.prototype, and unknown extra fields.
+ */
+import fc from 'fast-check'
+import type { BodySpec, BodyStep, ClassifierSpec, ExtraField, FinalizeSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../scenario/types.js'
+import { anyOutput, parametersSchema, validOutput } from './outputs.js'
+import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
+
+export const toolName = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('read_file', 'edit', 'search') },
+  { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf') },
+)
+
+/** Every kind of classifier answer (MODE-1, MODE-2). */
+export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: true }) },
+  { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'absent' }) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom<ValueDesc>(1, 'true', {}, [], false, null, { $: 'undefined' }, { $: 'promise', value: true }, { $: 'boolean-object' }, { $: 'getter', value: true })
+      .map((value) => ({ kind: 'returns', value }) as ClassifierSpec),
+  },
+  { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'throws' }) },
+  { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 'true', 1).map((value) => ({ kind: 'not-a-function', value }) as ClassifierSpec) },
+  { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 1).map((value) => ({ kind: 'getter-returns', value }) as ClassifierSpec) },
+)
+
+export const bodyStep: fc.Arbitrary<BodyStep> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<BodyStep>({ kind: 'await' }) },
+  { weight: 2, arbitrary: contextDesc.map((context) => ({ kind: 'defer', context }) as BodyStep) },
+  { weight: 1, arbitrary: fc.constant<BodyStep>({ kind: 'conclude' }) },
+)
+
+const thrown: fc.Arbitrary<ValueDesc> = fc.oneof(
+  fc.constant<ValueDesc>({ $: 'error' }),
+  fc.constantFrom('E_TOOL', 'ENOENT').map((code) => ({ $: 'error', code }) as ValueDesc),
+  fc.constantFrom<ValueDesc>('a string', 42, null, { $: 'undefined' }, { message: 'plain object' }),
+)
+
+export interface BodyChoice {
+  body: BodySpec
+  schema: ValueDesc
+}
+
+/** A body and an output schema for it; `longRunning` allows bodies that wait for their signal. */
+export const body = (longRunning = false): fc.Arbitrary<BodyChoice> =>
+  fc.tuple(fc.array(bodyStep, { maxLength: 3 }), anyOutput, thrown, fc.nat(9)).map(([steps, output, error, pick]) => {
+    const outcome: BodySpec['outcome'] =
+      pick < 6
+        ? { kind: 'return', value: output.value }
+        : pick === 6
+          ? { kind: 'throw', thrown: error }
+          : pick === 7 || !longRunning
+            ? { kind: 'reject', thrown: error }
+            : { kind: 'until-aborted', value: output.value }
+    return { body: { steps, outcome }, schema: output.schema }
+  })
+
+export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
+    { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
+    { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
+  )
+
+export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<FinalizeSpec>({ kind: 'keep' }) },
+  { weight: 2, arbitrary: contentDesc.map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
+  { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }) },
+  { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
+)
+
+export const extraField: fc.Arbitrary<ExtraField> = fc.record({
+  key: fc.constantFrom('annotations', 'secret', 'timeoutMs2', 'strict', 'internalId'),
+  symbol: fc.boolean(),
+  enumerable: fc.boolean(),
+  value: fc.oneof(jsonValue, unserialisable),
+})
+
+export interface ToolOptions {
+  name?: fc.Arbitrary<string>
+  longRunning?: boolean
+  scoped?: boolean
+  define?: boolean
+}
+
+export const tool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec> =>
+  fc
+    .record({
+      name: options.name ?? toolName,
+      scope: options.scoped ? fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }) : fc.constant(undefined),
+      classifier,
+      body: body(options.longRunning),
+      render: projection(true),
+      meta: fc.option(projection(false), { nil: undefined }),
+      finalize: fc.option(finalizer, { nil: undefined, freq: 4 }),
+      extra: fc.option(fc.array(extraField, { maxLength: 2 }), { nil: undefined }),
+      define: options.define ? fc.boolean() : fc.constant(false),
+      parameters: options.define ? parametersSchema : fc.constant<ValueDesc>({ type: 'object' }),
+    })
+    .map(({ body: b, scope, meta, finalize, extra, define, ...rest }) => {
+      const spec: ToolSpec = { ...rest, description: `The ${rest.name} tool.`, outputSchema: b.schema, body: b.body }
+      if (scope) spec.scope = scope
+      if (meta) spec.meta = meta
+      if (finalize) spec.finalize = finalize
+      if (extra && extra.length > 0) spec.extra = extra
+      if (define) spec.define = true
+      return spec
+    })
+
+/** A simple tool that succeeds: the base that other features vary around. */
+export const plainTool = (name = 'read_file'): ToolSpec => ({
+  name,
+  description: `The ${name} tool.`,
+  parameters: { type: 'object' },
+  outputSchema: {},
+  classifier: { kind: 'absent' },
+  body: { steps: [], outcome: { kind: 'return', value: { ok: true } } },
+  render: { kind: 'json-text' },
+  finalize: { kind: 'keep' },
+})
+
+export const validValue = validOutput

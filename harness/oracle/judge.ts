@@ -1,0 +1,214 @@
+/**
+ * The judge: compares one scenario's trace with the routing model's predictions and lists every
+ * deviation, each naming the clause it breaks. Suites filter the list to the clauses they own, so
+ * one bug fails the clauses it breaks and no others.
+ */
+import { isDeepFrozen } from '../scenario/inspect.js'
+import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
+import type { Scenario } from '../scenario/types.js'
+import type { ToolExecutionResult } from '../spec.js'
+import { predict, type Expected } from './predict.js'
+
+export interface Violation {
+  clause: string
+  call?: string
+  detail: string
+}
+
+export function judge(scenario: Scenario, trace: Trace): Violation[] {
+  const out: Violation[] = []
+  if (trace.hung) out.push({ clause: hangClause(trace.hung.lastStage), detail: `the case ran past its time budget; last stage entered: ${trace.hung.lastStage}` })
+  if (trace.hung || trace.adapterError) return out
+  const tokens = new Map<number, string>()
+  scenario.calls.forEach((spec, index) => {
+    if (spec.program) return
+    const callId = `c${index}`
+    const record = trace.calls[index]
+    if (!record) return
+    const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
+    judgeCall(trace, predict(scenario, index), record, callId, v)
+    for (const e of stageEvents(trace, callId)) {
+      const owner = tokens.get(e.token)
+      if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
+      tokens.set(e.token, callId)
+    }
+  })
+  if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
+  return out
+}
+
+function hangClause(lastStage: string): string {
+  if (lastStage.startsWith('pre')) return 'PRE-6'
+  if (lastStage.startsWith('body')) return 'CAN-3'
+  return 'IN-4'
+}
+
+const stageEvents = (trace: Trace, callId: string): StageEvent[] =>
+  trace.events.filter((e): e is StageEvent => e.ev === 'enter' && e.call === callId)
+
+function judgeCall(trace: Trace, e: Expected, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
+  const entered = stageEvents(trace, callId)
+  const count = (stage: Stage) => entered.filter((x) => x.stage === stage).length
+  const indexesOf = (stage: Stage) => entered.filter((x) => x.stage === stage).map((x) => x.index)
+  const ordered = (stage: Stage, expected: number[], clause: string) => {
+    const got = indexesOf(stage)
+    if (JSON.stringify(got) !== JSON.stringify(expected)) v(clause, `${stage} hooks entered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`)
+  }
+
+  if (record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  if (record.rejected !== undefined) return v('IN-4', `execute rejected: ${record.rejected}`)
+  const result = record.result
+  if (!result) return v('IN-4', 'execute did not settle')
+
+  const abortAt = trace.events.findIndex((x) => x.ev === 'abort' && x.call === callId)
+  const bodyAt = trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
+  const bodyLeftAt = trace.events.findIndex((x) => x.ev === 'leave' && x.stage === 'body' && x.call === callId)
+  const settledAt = trace.events.findIndex((x) => x.ev === 'settled' && x.call === callId)
+  const abortedBeforeBody = abortAt >= 0 && (bodyAt < 0 || abortAt < bodyAt)
+  const abortedDuringBody = abortAt >= 0 && bodyAt >= 0 && abortAt > bodyAt && (bodyLeftAt < 0 || abortAt < bodyLeftAt)
+  const gateAtAbort = abortAt >= 0 ? lastEnteredBefore(trace, callId, abortAt) : undefined
+
+  // Stages that must not run at all for this outcome.
+  const policyBlind = !e.tool || e.outcome.clause === 'IN-2' || e.outcome.clause === 'CAN-1'
+  if (policyBlind) {
+    const clause = e.outcome.clause === 'IN-2' ? 'IN-2' : e.outcome.clause === 'CAN-1' ? 'CAN-1' : e.outcome.clause
+    for (const stage of ['pre', 'approval', 'guard', 'wrapper', 'body', 'post'] as Stage[]) {
+      if (count(stage) > 0) v(clause, `${stage} ran although the call should end before any policy`)
+    }
+    if (!e.tool && count('finalize') > 0) v(e.outcome.clause === 'CODE-1' ? 'CODE-1' : 'FIN-2', 'finalizeContent ran for a call whose tool was not visible')
+    if (trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)) v(clause, 'approval was requested')
+  } else if (!abortedBeforeBody || abortAt < 0) {
+    // With no abort before the body, the routing model fixes every stage.
+    ordered('pre', e.pre.slice(0, e.preEntered), 'PRE-1')
+    const requests = trace.events.filter((x) => x.ev === 'approval-request' && x.call === callId)
+    if (requests.length !== (e.approvalRequested ? 1 : 0)) v(e.approvalRequested ? 'APR-1' : e.outcome.clause, `approval requested ${requests.length} times`)
+    ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
+    ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
+    const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)
+    if (count('body') !== (e.bodyRuns ? 1 : 0)) v(bodyClause, `the body ran ${count('body')} times, expected ${e.bodyRuns ? 1 : 0}`)
+    if (e.postRuns === true) ordered('post', e.post.slice(0, e.postEntered), 'PST-1')
+    if (e.postRuns === false && count('post') > 0) v(e.outcome.clause, 'post-execute ran for an outcome that bypasses it')
+  }
+  if (abortedBeforeBody && bodyAt >= 0) {
+    const stage = gateAtAbort ?? 'entry'
+    v(stage === 'pre' ? 'PRE-6' : stage === 'approval' ? 'APR-2' : 'CAN-2', `the body started after the caller aborted (abort landed during ${stage})`)
+  }
+  if (abortAt >= 0 && !policyBlind) {
+    if (abortedDuringBody && bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the started body settled')
+    if (abortedDuringBody && !result.isError) v('CAN-3', 'a body aborted mid-run was published as a success')
+  }
+  if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
+
+  // finalize and observers
+  if (e.tool) {
+    const expected = e.finalizeRuns ? 1 : 0
+    if (count('finalize') !== expected) v('FIN-2', `finalizeContent ran ${count('finalize')} times, expected ${expected}`)
+  }
+  const observed = entered.filter((x) => x.stage === 'observer').map((x) => x.index)
+  if (JSON.stringify(observed) !== JSON.stringify(e.observers)) v('RES-1', `observers notified ${JSON.stringify(observed)}, expected ${JSON.stringify(e.observers)}`)
+  if (record.observed.some((o) => o !== result)) v('RES-1', 'an observer received a different object than execute resolved with')
+
+  // freezing and immutability
+  for (const x of entered) {
+    if (!x.execFrozen) v(x.stage === 'observer' ? 'RES-2' : 'IN-1', `${x.stage} saw an execution that is not frozen`)
+    if (x.resultFrozen === false) v(x.stage === 'post' ? 'PST-1' : x.stage === 'finalize' ? 'FIN-3' : 'RES-2', `${x.stage} saw a result that is not deep-frozen`)
+  }
+  if (!isDeepFrozen(result)) v('RES-2', 'the published result is not deep-frozen')
+  const tamper = trace.events.find((x) => x.ev === 'tamper' && x.call === callId)
+  if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) v('IN-1', `a listener changed the execution's ${tamper.changed.join(', ')}`)
+  const body = entered.find((x) => x.stage === 'body')
+  if (body?.detail && e.tool) {
+    const seen = JSON.parse(body.detail) as { tool: string; name: string; args: unknown }
+    if (seen.tool !== e.tool.name || seen.name !== e.tool.name) v('IN-1', `the body that ran was ${seen.tool} named ${seen.name}`)
+  }
+  const tokens = new Set(entered.map((x) => x.token))
+  if (tokens.size > 1) v('IN-3', 'stages of one call saw different tokens')
+
+  judgeOutcome(e, result, record.code, v, abortAt >= 0, abortedBeforeBody || abortedDuringBody)
+}
+
+function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {
+  let open: Stage | undefined
+  for (let i = 0; i < at; i++) {
+    const x = trace.events[i]!
+    if (x.ev === 'enter' && x.call === callId) open = x.stage
+    if (x.ev === 'approval-request' && x.call === callId) open = 'approval'
+  }
+  return open
+}
+
+function bodyStopClause(e: Expected): string {
+  return e.outcome.clause
+}
+
+function judgeOutcome(
+  e: Expected,
+  result: ToolExecutionResult,
+  code: string | undefined,
+  v: (clause: string, detail: string) => void,
+  aborted: boolean,
+  abortedBeforeBodyEnd: boolean,
+): void {
+  const shape = shapeProblem(result)
+  if (shape) return v('RES-3', shape)
+  let roundTrip: string | undefined
+  try {
+    roundTrip = JSON.stringify(result)
+  } catch {
+    roundTrip = undefined
+  }
+  if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) v('META-2', 'the outcome does not survive a JSON round trip')
+  const expected = e.outcome
+  if (aborted && abortedBeforeBodyEnd) {
+    // Where the abort landed decides between a denial, ABORTED or a tool's own error: only a
+    // success is ruled out once the abort came before the body ended, or before it started.
+    if (!result.isError && expected.clause !== 'CAN-1' && e.tool) v(e.bodyRuns ? 'CAN-3' : 'CAN-2', 'an aborted call was published as a success')
+    return
+  }
+  if (aborted) return
+  if (result.isError !== expected.isError) {
+    return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
+  }
+  if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (!result.isError) {
+    if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
+    const concludes = (result as { concludesTurn?: unknown }).concludesTurn === true
+    if (concludes !== (expected.concludes ?? false)) v('CTX-2', `concludesTurn is ${concludes}, expected ${expected.concludes ?? false}`)
+  } else if ((result as { concludesTurn?: unknown }).concludesTurn !== undefined) {
+    v('CTX-2', 'an error outcome carries concludesTurn')
+  }
+  if (expected.contexts !== undefined) {
+    const got = result.additionalContexts ?? []
+    if (!deepEqualJson(got, expected.contexts)) v('CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
+  }
+  if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
+    v(expected.clause === 'PST-1' || expected.clause === 'PST-2' ? expected.clause : 'FIN-3', 'the published content is not the content put in place')
+  }
+}
+
+export function shapeProblem(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return 'the outcome is not an object'
+  const r = result as Record<string, unknown>
+  if (typeof r.isError !== 'boolean') return 'isError is not a boolean'
+  if (!Array.isArray(r.content)) return 'content is not an array'
+  if (r.isError) {
+    if ('value' in r) return 'a failure carries a value'
+    if (typeof r.error !== 'object' || r.error === null || typeof (r.error as { message?: unknown }).message !== 'string') return 'a failure has no error.message'
+    if ('concludesTurn' in r) return 'a failure carries concludesTurn'
+  } else {
+    if (!('value' in r)) return 'a success has no value'
+    if ('error' in r) return 'a success carries an error'
+    if ('concludesTurn' in r && r.concludesTurn !== true) return 'concludesTurn is present but not true'
+  }
+  return undefined
+}
+
+export function deepEqualJson(a: unknown, b: unknown): boolean {
+  if (a === b) return Object.is(a, b) || typeof a !== 'number'
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a as object)
+  const kb = Object.keys(b as object)
+  if (ka.length !== kb.length) return false
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqualJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}

@@ -1,0 +1,31 @@
+/**
+ * What a conformance property is: the clause it checks (as data the report reads), a generator of
+ * JSON cases, and a run that turns one case into violations. Suites declare these; the runner
+ * checks them; reporters read the verdicts.
+ */
+import type fc from 'fast-check'
+import type { ConformanceAdapter, Profile } from '../adapter.js'
+import type { Level } from '../clauses.js'
+import type { Violation } from '../oracle/judge.js'
+import type { Trace } from '../scenario/trace.js'
+
+export interface CaseOutcome {
+  violations: Violation[]
+  trace?: Trace
+  /** The adapter itself failed (create threw, a required method is missing): exit 2, not a verdict. */
+  adapterError?: string
+}
+
+export interface ConformanceProperty<Case = unknown> {
+  /** The clause this property certifies. */
+  readonly id: string
+  readonly level: Exclude<Level, 'claim'>
+  readonly profile: Profile
+  /** Starts with the clause ID and reads as the rule. */
+  readonly title: string
+  readonly arbitrary: fc.Arbitrary<Case>
+  run(adapter: ConformanceAdapter, testCase: Case, scheduler: fc.Scheduler): Promise<CaseOutcome>
+}
+
+/** A property's clause is broken when the run reports a violation naming it. */
+export const violationsOf = (property: { id: string }, outcome: CaseOutcome) => outcome.violations.filter((v) => v.clause === property.id)

@@ -1,0 +1,457 @@
+/**
+ * The interpreter: turns a scenario into live tools, hooks and calls on a fresh registry from the
+ * adapter, runs the calls (their await points ordered by a fast-check scheduler when one is
+ * given), and records a trace. It judges nothing: the oracle and the suites read the trace.
+ */
+import type { Scheduler } from 'fast-check'
+import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../adapter.js'
+import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../spec.js'
+import { isDeepFrozen, safeJson } from './inspect.js'
+import type { CallRecord, Stage, Trace, TraceEvent } from './trace.js'
+import type { ApprovalSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import { buildValue } from './values.js'
+
+export interface RunOptions {
+  scheduler?: Scheduler
+  /** Real-time budget for the whole case; past it the case is reported as hung. */
+  budgetMs?: number
+}
+
+export async function runScenario(adapter: ConformanceAdapter, scenario: Scenario, options: RunOptions = {}): Promise<Trace> {
+  const run = new ScenarioRun(scenario, options.scheduler)
+  let registry: RegistryUnderTest
+  try {
+    registry = await adapter.create(run.config())
+  } catch (error) {
+    return { events: [], calls: [], adapterError: `create() threw: ${describe(error)}` }
+  }
+  try {
+    const setup = run.install(registry)
+    if (setup) return { events: run.events, calls: [], adapterError: setup }
+    const work = run.callAll(registry)
+    const settled = options.scheduler ? options.scheduler.waitFor(work) : work
+    const hung = await withinBudget(settled, options.budgetMs ?? 5000)
+    return { events: run.events, calls: run.records, ...(hung ? { hung: { lastStage: run.lastStage() } } : {}) }
+  } finally {
+    try {
+      await registry.dispose?.()
+    } catch {
+      // A dispose failure does not change the verdict of a case already run.
+    }
+  }
+}
+
+async function withinBudget(work: Promise<unknown>, budgetMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), budgetMs)
+  })
+  try {
+    return await Promise.race([work.then(() => false as const), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+class ScenarioRun {
+  readonly events: TraceEvent[] = []
+  readonly records: CallRecord[] = []
+  private readonly tokens = new Map<unknown, number>()
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly scheduler: Scheduler | undefined,
+  ) {}
+
+  config(): RegistryConfig {
+    const { mode, approval, timeoutPolicy } = this.scenario.config
+    const config: RegistryConfig = {}
+    if (mode) config.mode = mode
+    if (timeoutPolicy) config.timeoutPolicy = true
+    if (approval) config.approval = { request: (req) => this.approval(approval, req) }
+    return config
+  }
+
+  lastStage(): string {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const event = this.events[i]!
+      if (event.ev === 'enter') return `${event.stage}#${event.index} of ${event.call}`
+    }
+    return 'before any stage'
+  }
+
+  /** Registers everything; returns an adapter error message if the adapter refused valid input. */
+  install(registry: RegistryUnderTest): string | undefined {
+    const scope = (name: string | undefined) => (name === undefined ? undefined : { agent: registry.agent(name) })
+    const step = (what: string, action: () => unknown): string | undefined => {
+      try {
+        action()
+        return undefined
+      } catch (error) {
+        return `${what} threw: ${describe(error)}`
+      }
+    }
+    const s = this.scenario
+    const errors = [
+      ...s.tools.map((tool) => step(`register(${tool.name})`, () => registry.register(this.tool(registry, tool), scope(tool.scope)))),
+      ...s.pre.map((spec, i) => step('onPreExecute', () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper), scope(spec.scope)))),
+      ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict), scope(spec.scope)))),
+      ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),
+      ...s.post.map((spec, i) => step('onPostExecute', () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision), scope(spec.scope)))),
+      ...s.observers.map((spec, i) => step('onResult', () => registry.onResult(this.observer(i, spec.throws), scope(spec.scope)))),
+    ]
+    return errors.find((e) => e !== undefined)
+  }
+
+  async callAll(registry: RegistryUnderTest): Promise<void> {
+    const runs = this.scenario.calls.map((spec, index) => () => this.call(registry, index))
+    if (this.scenario.concurrent) await Promise.all(runs.map((run) => run()))
+    else for (const run of runs) await run()
+  }
+
+  private async call(registry: RegistryUnderTest, index: number): Promise<void> {
+    const spec = this.scenario.calls[index]!
+    const callId = `c${index}`
+    const controller = new AbortController()
+    const record: CallRecord = { callId, observed: [] }
+    this.records[index] = record
+    const input: ToolExecutionInput = { callId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    if (spec.program) {
+      input.name = 'run_code'
+      input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
+    }
+    if (spec.agent) input.agent = registry.agent(spec.agent)
+    if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
+    const abort = () => {
+      this.events.push({ ev: 'abort', call: callId })
+      controller.abort()
+    }
+    try {
+      record.mode = registry.executionMode(input)?.kind
+    } catch (error) {
+      record.mode = `threw ${describe(error)}`
+    }
+    if (spec.abortAtEntry) abort()
+    if (spec.abortScheduled) void this.pause().then(abort)
+    try {
+      const result = await registry.execute(input)
+      record.result = result
+      record.resultJson = safeJson(result)
+      record.code = errorCodeOf(registry, result)
+    } catch (error) {
+      record.rejected = describe(error)
+    }
+    this.events.push({ ev: 'settled', call: callId })
+  }
+
+  private pause(): Promise<void> {
+    return this.scheduler ? this.scheduler.schedule(Promise.resolve()).then(() => undefined) : Promise.resolve()
+  }
+
+  private token(exec: ToolExecution): number {
+    let id = this.tokens.get(exec.token)
+    if (id === undefined) this.tokens.set(exec.token, (id = this.tokens.size + 1))
+    return id
+  }
+
+  private enter(stage: Stage, exec: ToolExecution, index: number, extra: Partial<TraceEvent & { ev: 'enter' }> = {}): string {
+    const call = typeof exec?.callId === 'string' ? exec.callId : '?'
+    this.events.push({ ev: 'enter', stage, call, index, token: this.token(exec), execFrozen: isDeepFrozen(exec, ['signal', 'agent', 'parent', 'token']), ...extra })
+    return call
+  }
+
+  private leave(stage: Stage, call: string, index: number): void {
+    this.events.push({ ev: 'leave', stage, call, index })
+  }
+
+  private decide<D>(decision: DecisionSpec, next: () => Promise<D>): unknown {
+    switch (decision.kind) {
+      case 'delegate':
+        return next()
+      case 'delegate-twice':
+        return next().then(() => next())
+      case 'returns':
+        return buildValue(decision.value)
+      case 'throws':
+        throw new Error('toolreg: listener throws')
+      case 'rejects':
+        return Promise.reject(new Error('toolreg: listener rejects'))
+    }
+  }
+
+  private timed<T>(timing: 'sync' | 'await', work: () => T): T | Promise<T> {
+    return timing === 'await' ? this.pause().then(work) : work()
+  }
+
+  private preListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec, tamper?: boolean) {
+    return (exec: ToolExecution, next: () => Promise<unknown>): Promise<never> => {
+      const call = this.enter('pre', exec, index)
+      if (tamper) this.tamper(exec, call)
+      const answer = this.timed(timing, () => this.decide(decision, next))
+      return settleThen(answer, () => this.leave('pre', call, index)) as Promise<never>
+    }
+  }
+
+  private postListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec) {
+    return (exec: ToolExecution, result: unknown, next: () => Promise<unknown>): Promise<never> => {
+      const call = this.enter('post', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
+      const answer = this.timed(timing, () => this.decide(decision, next))
+      return settleThen(answer, () => this.leave('post', call, index)) as Promise<never>
+    }
+  }
+
+  private guard(index: number, verdict: Scenario['guards'][number]['verdict']) {
+    return (exec: ToolExecution): string | undefined => {
+      const call = this.enter('guard', exec, index)
+      this.leave('guard', call, index)
+      if (verdict.kind === 'throws') throw new Error('toolreg: guard throws')
+      return verdict.kind === 'pass' ? undefined : (buildValue(verdict.value) as string | undefined)
+    }
+  }
+
+  private wrapper(index: number, spec: Scenario['wrappers'][number]) {
+    return (exec: ToolExecution, next: (o?: { signal?: AbortSignal }) => Promise<unknown>): Promise<never> => {
+      const call = this.enter('wrapper', exec, index)
+      const act = (): unknown => {
+        const { action } = spec
+        switch (action.kind) {
+          case 'pass':
+            return next()
+          case 'next-twice':
+            return next().then(() => next())
+          case 'replace-signal':
+            return next({ signal: new AbortController().signal })
+          case 'made-up':
+            return buildValue(action.result)
+          case 'throws':
+            throw new Error('toolreg: wrapper throws')
+          case 'rejects':
+            return Promise.reject(new Error('toolreg: wrapper rejects'))
+        }
+      }
+      return settleThen(this.timed(spec.timing, act), () => this.leave('wrapper', call, index)) as Promise<never>
+    }
+  }
+
+  private observer(index: number, throws: boolean) {
+    return (exec: ToolExecution, result: unknown): void => {
+      const call = this.enter('observer', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
+      this.records.find((r) => r.callId === call)?.observed.push(result)
+      this.leave('observer', call, index)
+      if (throws) throw new Error('toolreg: observer throws')
+    }
+  }
+
+  private approval(spec: ApprovalSpec, req: Parameters<NonNullable<RegistryConfig['approval']>['request']>[0]) {
+    const call = typeof req?.callId === 'string' ? req.callId : '?'
+    const input = this.scenario.calls[Number(call.slice(1))]
+    this.events.push({
+      ev: 'approval-request',
+      call,
+      keys: Object.keys(req ?? {}).sort(),
+      toolName: req?.toolName,
+      reason: req?.reason,
+      signalIsCaller: req?.signal instanceof AbortSignal && input !== undefined,
+    })
+    switch (spec.kind) {
+      case 'returns':
+        return this.timed(spec.timing, () => buildValue(spec.value)) as never
+      case 'throws':
+        throw new Error('toolreg: approval throws')
+      case 'rejects':
+        return Promise.reject(new Error('toolreg: approval rejects'))
+      case 'never':
+        return new Promise<never>(() => undefined)
+    }
+  }
+
+  private tamper(exec: ToolExecution, call: string): void {
+    const changed: string[] = []
+    const attempt = (field: string, mutate: () => void, read: () => unknown, before: unknown) => {
+      try {
+        mutate()
+      } catch {
+        // Refusing the write is one of the allowed answers (IN-1).
+      }
+      try {
+        if (read() !== before) changed.push(field)
+      } catch {
+        changed.push(field)
+      }
+    }
+    const e = exec as unknown as Record<string, unknown>
+    for (const field of ['name', 'callId', 'arguments', 'agent', 'token']) {
+      const before = e[field]
+      attempt(field, () => (e[field] = field === 'arguments' ? { tampered: true } : 'tampered'), () => e[field], before)
+    }
+    const args = exec.arguments
+    if (typeof args === 'object' && args !== null) {
+      const a = args as Record<string, unknown>
+      attempt('arguments.*', () => (a.tampered = true), () => a.tampered, undefined)
+    }
+    this.events.push({ ev: 'tamper', call, changed })
+  }
+
+  private tool(registry: RegistryUnderTest, spec: ToolSpec): ToolDefinition {
+    const run = this
+    const def: Record<PropertyKey, unknown> = {
+      name: spec.name,
+      description: spec.description,
+      parameters: buildValue(spec.parameters),
+      output: this.output(spec),
+      execute(args: JsonValue, ctx: ToolRunContext) {
+        return run.body(registry, spec, args, ctx)
+      },
+    }
+    if (spec.timeoutMs !== undefined) def.timeoutMs = spec.timeoutMs
+    if (spec.finalize) def.finalizeContent = this.finalizer(spec.finalize)
+    if (spec.presentCall) {
+      def.presentCall = () => {
+        this.events.push({ ev: 'present', tool: spec.name })
+        return null
+      }
+      def.presentResult = () => {
+        this.events.push({ ev: 'present', tool: spec.name })
+        return null
+      }
+    }
+    this.classifier(def, spec)
+    for (const extra of spec.extra ?? []) {
+      const key = extra.symbol ? Symbol(extra.key) : extra.key
+      Object.defineProperty(def, key, { value: buildValue(extra.value), enumerable: extra.enumerable, configurable: true, writable: true })
+    }
+    const tool = def as unknown as ToolDefinition
+    return spec.define && registry.defineTool ? registry.defineTool(tool) : tool
+  }
+
+  private classifier(def: Record<PropertyKey, unknown>, spec: ToolSpec): void {
+    const c = spec.classifier
+    switch (c.kind) {
+      case 'absent':
+        return
+      case 'returns':
+        def.isConcurrencySafe = () => buildValue(c.value)
+        return
+      case 'throws':
+        def.isConcurrencySafe = () => {
+          throw new Error('toolreg: classifier throws')
+        }
+        return
+      case 'not-a-function':
+        def.isConcurrencySafe = buildValue(c.value)
+        return
+      case 'getter-returns':
+        Object.defineProperty(def, 'isConcurrencySafe', { enumerable: true, configurable: true, get: () => () => buildValue(c.value) })
+    }
+  }
+
+  private output(spec: ToolSpec) {
+    const project = (p: ToolSpec['render'], value: unknown, asText: boolean): unknown => {
+      if (p.kind === 'throws') throw new Error('toolreg: projection throws')
+      if (p.kind === 'returns') return buildValue(p.value)
+      return asText ? [{ type: 'text', text: JSON.stringify(value) }] : { size: JSON.stringify(value)?.length ?? 0 }
+    }
+    const output: Record<string, unknown> = {
+      schema: buildValue(spec.outputSchema),
+      render: (_args: unknown, value: unknown) => project(spec.render, value, true),
+    }
+    if (spec.meta) {
+      const meta = spec.meta
+      output.presentationMeta = (_args: unknown, value: unknown) => project(meta, value, false)
+    }
+    return output
+  }
+
+  private finalizer(spec: NonNullable<ToolSpec['finalize']>) {
+    return (exec: ToolExecution, result: unknown) => {
+      const call = this.enter('finalize', exec, 0, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
+      this.leave('finalize', call, 0)
+      if (spec.kind === 'throws') throw new Error('toolreg: finalizer throws')
+      return spec.kind === 'keep' ? undefined : buildValue(spec.value)
+    }
+  }
+
+  private async body(registry: RegistryUnderTest, spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
+    const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, name: ctx.name, args }) as string })
+    const record = this.records.find((r) => r.callId === call)
+    try {
+      for (const step of spec.body.steps) {
+        if (step.kind === 'await') await this.pause()
+        else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
+        else if (step.kind === 'conclude') ctx.concludeTurn()
+        else await this.dispatch(registry, ctx, step.tool, step.args)
+      }
+      const outcome = spec.body.outcome
+      switch (outcome.kind) {
+        case 'return':
+          return buildValue(outcome.value)
+        case 'throw':
+          throw buildValue(outcome.thrown)
+        case 'reject':
+          return await Promise.reject(buildValue(outcome.thrown))
+        case 'until-aborted':
+          await untilAborted(ctx.signal)
+          return buildValue(outcome.value)
+      }
+    } finally {
+      if (record) record.bodySignalAborted = ctx.signal.aborted
+      this.leave('body', call, 0)
+    }
+  }
+
+  private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, tool: string, args: ValueDesc): Promise<void> {
+    const input: ToolExecutionInput = { callId: `${ctx.callId}/${tool}`, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
+    if (ctx.agent !== undefined) input.agent = ctx.agent
+    const record: CallRecord = { callId: input.callId, observed: [] }
+    this.records.push(record)
+    try {
+      record.result = await registry.execute(input)
+      record.resultJson = safeJson(record.result)
+      if (!record.result.isError && record.result.concludesTurn === true) ctx.concludeTurn()
+    } catch (error) {
+      record.rejected = describe(error)
+    }
+  }
+}
+
+function errorCodeOf(registry: RegistryUnderTest, result: ToolExecutionResult): string | undefined {
+  try {
+    if (registry.errorCode) return registry.errorCode(result)
+    const code = (result as { error?: { code?: unknown } } | null)?.error?.code
+    return typeof code === 'string' ? code : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+}
+
+function settleThen<T>(value: T | Promise<T>, after: () => void): Promise<T> {
+  let promise: Promise<T>
+  try {
+    promise = Promise.resolve(value)
+  } catch (error) {
+    after()
+    throw error
+  }
+  return promise.finally(after)
+}
+
+function isErrorResult(result: unknown): boolean | undefined {
+  try {
+    return typeof result === 'object' && result !== null ? (result as { isError?: unknown }).isError === true : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  } catch {
+    return 'an unprintable error'
+  }
+}

@@ -1,0 +1,59 @@
+/** What running a scenario recorded: stage events in order, and each call's outcome. */
+import type { ToolExecutionResult } from '../spec.js'
+
+export type Stage = 'pre' | 'approval' | 'guard' | 'wrapper' | 'body' | 'post' | 'finalize' | 'observer'
+
+export interface StageEvent {
+  ev: 'enter'
+  stage: Stage
+  /** The callId the stage saw. */
+  call: string
+  /** Which hook of its kind (registration order). */
+  index: number
+  /** Small integer standing for the execution token (IN-3). */
+  token: number
+  /** The execution (and its arguments) were deep-frozen when the stage saw it (IN-1, RES-2). */
+  execFrozen: boolean
+  /** For post, finalize and observer: the result it saw was deep-frozen (PST-1, FIN-3, RES-2). */
+  resultFrozen?: boolean
+  /** For post, finalize and observer: whether the result it saw was an error. */
+  isError?: boolean
+  /** For the body: the name and arguments it ran with, as JSON text (IN-1). */
+  detail?: string
+}
+
+export type TraceEvent =
+  | StageEvent
+  | { ev: 'leave'; stage: Stage; call: string; index: number }
+  | { ev: 'abort'; call: string }
+  | { ev: 'approval-request'; call: string; keys: string[]; toolName: unknown; reason: unknown; signalIsCaller: boolean }
+  | { ev: 'tamper'; call: string; changed: string[] }
+  | { ev: 'settled'; call: string }
+  /** The registry called presentCall or presentResult (DEF-3: it never should during execution). */
+  | { ev: 'present'; tool: string }
+
+export interface CallRecord {
+  callId: string
+  /** The very object execute resolved with (identity matters: RES-1). */
+  result?: ToolExecutionResult
+  /** A JSON-safe copy for reports. */
+  resultJson?: unknown
+  rejected?: string
+  /** The result's error code, read through the adapter's errorCode accessor. */
+  code?: string
+  /** What executionMode answered before the call ('parallel', 'exclusive', or 'threw …'). */
+  mode?: string
+  /** Objects observers received, in order. */
+  observed: unknown[]
+  /** The signal the body held aborted when the caller's did (EXE-2). */
+  bodySignalAborted?: boolean
+}
+
+export interface Trace {
+  events: TraceEvent[]
+  calls: CallRecord[]
+  /** Set when the case ran past its time budget: the last stage entered names where it hung. */
+  hung?: { lastStage: string }
+  /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */
+  adapterError?: string
+}

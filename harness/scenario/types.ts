@@ -1,0 +1,177 @@
+/**
+ * The scenario model: every generated case is a plain JSON value. Behaviours are descriptors the
+ * interpreter turns into live functions; values that JSON cannot hold are tagged descriptors
+ * (`ValueDesc`) built only by the interpreter. A scenario file replays exactly.
+ */
+
+/** JSON, where any object with a `$` key describes a value JSON cannot hold. */
+export type ValueDesc = null | boolean | number | string | ValueDesc[] | { [k: string]: ValueDesc } | Tagged
+
+export type Tagged =
+  | { $: 'bigint' }
+  | { $: 'cycle' }
+  | { $: 'function' }
+  | { $: 'symbol' }
+  | { $: 'undefined' }
+  | { $: 'nan' }
+  | { $: 'infinity' }
+  | { $: 'negzero' }
+  | { $: 'sparse' }
+  | { $: 'map' }
+  | { $: 'date' }
+  | { $: 'instance' }
+  | { $: 'boolean-object' }
+  | { $: 'promise'; value: ValueDesc }
+  | { $: 'throwing-getter' }
+  | { $: 'getter'; value: ValueDesc }
+  | { $: 'proxy'; value: ValueDesc }
+  | { $: 'error'; code?: string }
+
+export type AgentName = 'A' | 'B'
+
+/** How a hook or body gets its answer: synchronously, after a scheduler point, or never. */
+export type Timing = 'sync' | 'await'
+
+export type ClassifierSpec =
+  | { kind: 'absent' }
+  | { kind: 'returns'; value: ValueDesc }
+  | { kind: 'throws' }
+  | { kind: 'not-a-function'; value: ValueDesc }
+  | { kind: 'getter-returns'; value: ValueDesc }
+
+export type BodyStep =
+  | { kind: 'await' }
+  | { kind: 'defer'; context: ValueDesc }
+  | { kind: 'conclude' }
+  /** Call another tool as a nested call carrying this execution's token as parent (CODE-2). */
+  | { kind: 'dispatch'; tool: string; args: ValueDesc }
+
+export type BodyOutcome =
+  | { kind: 'return'; value: ValueDesc }
+  | { kind: 'throw'; thrown: ValueDesc }
+  | { kind: 'reject'; thrown: ValueDesc }
+  /** Settles only when its signal aborts (a cooperative long-running body). */
+  | { kind: 'until-aborted'; value: ValueDesc }
+
+export interface BodySpec {
+  steps: BodyStep[]
+  outcome: BodyOutcome
+}
+
+export type ProjectionSpec = { kind: 'json-text' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
+export type FinalizeSpec = { kind: 'keep' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
+
+export interface ExtraField {
+  key: string
+  symbol?: boolean
+  enumerable: boolean
+  value: ValueDesc
+}
+
+export interface ToolSpec {
+  name: string
+  scope?: AgentName
+  description: string
+  parameters: ValueDesc
+  outputSchema: ValueDesc
+  classifier: ClassifierSpec
+  body: BodySpec
+  render: ProjectionSpec
+  meta?: ProjectionSpec
+  finalize?: FinalizeSpec
+  timeoutMs?: number
+  presentCall?: boolean
+  extra?: ExtraField[]
+  /** Made with the adapter's defineTool [define]. */
+  define?: boolean
+}
+
+export type DecisionSpec =
+  | { kind: 'delegate' }
+  | { kind: 'delegate-twice' }
+  | { kind: 'returns'; value: ValueDesc }
+  | { kind: 'throws' }
+  | { kind: 'rejects' }
+
+export interface PreSpec {
+  scope?: AgentName
+  timing: Timing
+  decision: DecisionSpec
+  /** Try to rewrite the execution (name, arguments, token) before deciding (IN-1). */
+  tamper?: boolean
+}
+
+export type GuardSpec = { scope?: AgentName; verdict: { kind: 'pass' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } }
+
+export type WrapperAction =
+  | { kind: 'pass' }
+  | { kind: 'next-twice' }
+  /** Hand the body a replacement signal that never aborts by itself (EXE-2). */
+  | { kind: 'replace-signal' }
+  /** Return without next(): a made-up result. */
+  | { kind: 'made-up'; result: ValueDesc }
+  | { kind: 'throws' }
+  | { kind: 'rejects' }
+
+export interface WrapperSpec {
+  scope?: AgentName
+  timing: Timing
+  action: WrapperAction
+}
+
+export interface PostSpec {
+  scope?: AgentName
+  timing: Timing
+  decision: DecisionSpec
+}
+
+export interface ObserverSpec {
+  scope?: AgentName
+  throws: boolean
+}
+
+export type ApprovalSpec =
+  | { kind: 'returns'; timing: Timing; value: ValueDesc }
+  | { kind: 'throws' }
+  | { kind: 'rejects' }
+  | { kind: 'never' }
+
+export interface CallSpec {
+  tool: string
+  args: ValueDesc
+  agent?: AgentName
+  /** Abort the caller's signal before execute is called (CAN-1). */
+  abortAtEntry?: boolean
+  /** Abort the caller's signal at a point the scheduler chooses. */
+  abortScheduled?: boolean
+  /** A parent token that is not an execution in flight (CODE-5). */
+  fakeParent?: boolean
+  /** Run these calls as a program through the code transport (`run_code`) instead [code]. */
+  program?: { tool: string; args: ValueDesc }[]
+}
+
+export interface Scenario {
+  version: 1
+  config: { mode?: 'native' | 'code' | 'both'; approval?: ApprovalSpec; timeoutPolicy?: boolean }
+  tools: ToolSpec[]
+  pre: PreSpec[]
+  guards: GuardSpec[]
+  wrappers: WrapperSpec[]
+  post: PostSpec[]
+  observers: ObserverSpec[]
+  calls: CallSpec[]
+  /** Run the calls concurrently rather than one after another. */
+  concurrent?: boolean
+}
+
+export const emptyScenario = (): Scenario => ({
+  version: 1,
+  config: {},
+  tools: [],
+  pre: [],
+  guards: [],
+  wrappers: [],
+  post: [],
+  observers: [],
+  calls: [],
+})

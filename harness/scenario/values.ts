@@ -1,0 +1,124 @@
+/**
+ * Turning value descriptors into live values, and knowing without building them whether they are
+ * lossless JSON. Only the interpreter builds values; scenarios stay JSON.
+ */
+import type { Tagged, ValueDesc } from './types.js'
+
+const isTagged = (desc: unknown): desc is Tagged =>
+  typeof desc === 'object' && desc !== null && !Array.isArray(desc) && typeof (desc as { $?: unknown }).$ === 'string'
+
+class Thing {
+  readonly x = 1
+}
+
+/** Builds a fresh live value every call, so no two stages share one by accident. */
+export function buildValue(desc: ValueDesc): unknown {
+  if (isTagged(desc)) return buildTagged(desc)
+  if (Array.isArray(desc)) return desc.map(buildValue)
+  if (typeof desc === 'object' && desc !== null) {
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(desc)) defineEntry(out, key, item)
+    return out
+  }
+  return desc
+}
+
+function defineEntry(target: Record<string, unknown>, key: string, item: ValueDesc): void {
+  if (isTagged(item) && item.$ === 'throwing-getter') {
+    Object.defineProperty(target, key, { enumerable: true, configurable: true, get: throwingGetter })
+  } else if (isTagged(item) && item.$ === 'getter') {
+    const inner = item.value
+    Object.defineProperty(target, key, { enumerable: true, configurable: true, get: () => buildValue(inner) })
+  } else {
+    Object.defineProperty(target, key, { value: buildValue(item), enumerable: true, writable: true, configurable: true })
+  }
+}
+
+function throwingGetter(): never {
+  throw new Error('toolreg: a throwing getter')
+}
+
+function buildTagged(desc: Tagged): unknown {
+  switch (desc.$) {
+    case 'bigint':
+      return 1n
+    case 'cycle': {
+      const cycle: Record<string, unknown> = { name: 'cycle' }
+      cycle.self = cycle
+      return cycle
+    }
+    case 'function':
+      return () => 'a function'
+    case 'symbol':
+      return Symbol('toolreg')
+    case 'undefined':
+      return undefined
+    case 'nan':
+      return Number.NaN
+    case 'infinity':
+      return Number.POSITIVE_INFINITY
+    case 'negzero':
+      return -0
+    case 'sparse':
+      // eslint-disable-next-line no-sparse-arrays
+      return [1, , 3]
+    case 'map':
+      return new Map([['k', 1]])
+    case 'date':
+      return new Date(0)
+    case 'instance':
+      return new Thing()
+    case 'boolean-object':
+      // eslint-disable-next-line no-new-wrappers
+      return new Boolean(true)
+    case 'promise':
+      return Promise.resolve(buildValue(desc.value))
+    case 'throwing-getter': {
+      const holder = {}
+      Object.defineProperty(holder, 'x', { enumerable: true, get: throwingGetter })
+      return holder
+    }
+    case 'getter': {
+      const holder = {}
+      const inner = desc.value
+      Object.defineProperty(holder, 'x', { enumerable: true, get: () => buildValue(inner) })
+      return holder
+    }
+    case 'proxy': {
+      const target = buildValue(desc.value)
+      return new Proxy(typeof target === 'object' && target !== null ? target : { value: target }, {})
+    }
+    case 'error':
+      return desc.code === undefined ? new Error('toolreg: thrown') : Object.assign(new Error('toolreg: thrown'), { code: desc.code })
+  }
+}
+
+/** Whether the value `desc` builds is lossless JSON in SPEC.md's sense. */
+export function isLosslessDesc(desc: ValueDesc): boolean {
+  if (isTagged(desc)) {
+    if (desc.$ === 'getter') return isLosslessDesc(desc.value)
+    if (desc.$ === 'proxy') return isLosslessDesc(desc.value)
+    return false
+  }
+  if (Array.isArray(desc)) return desc.every(isLosslessDesc)
+  if (typeof desc === 'number') return Number.isFinite(desc) && !Object.is(desc, -0)
+  if (typeof desc === 'object' && desc !== null) return Object.values(desc).every(isLosslessDesc)
+  return true
+}
+
+/** The JSON a lossless descriptor stands for (getters and proxies read through). */
+export function jsonOf(desc: ValueDesc): unknown {
+  if (isTagged(desc)) {
+    if (desc.$ === 'getter') return { x: jsonOf(desc.value) }
+    if (desc.$ === 'proxy') {
+      const inner = jsonOf(desc.value)
+      return typeof inner === 'object' && inner !== null ? inner : { value: inner }
+    }
+    return undefined
+  }
+  if (Array.isArray(desc)) return desc.map(jsonOf)
+  if (typeof desc === 'object' && desc !== null) {
+    return Object.fromEntries(Object.entries(desc).map(([k, v]) => [k, isTagged(v) && v.$ === 'getter' ? jsonOf(v.value) : jsonOf(v)]))
+  }
+  return desc
+}

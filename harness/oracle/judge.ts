@@ -4,6 +4,7 @@
  * one bug fails the clauses it breaks and no others.
  */
 import { isDeepFrozen } from '../scenario/inspect.js'
+import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
@@ -17,7 +18,7 @@ export interface Violation {
 
 export function judge(scenario: Scenario, trace: Trace): Violation[] {
   const out: Violation[] = []
-  if (trace.hung) out.push({ clause: hangClause(trace.hung.lastStage), detail: `the case ran past its time budget; last stage entered: ${trace.hung.lastStage}` })
+  if (trace.hung) out.push({ clause: hangClause(scenario, trace.hung.lastStage), detail: `the case ran past its time budget; last stage entered: ${trace.hung.lastStage}` })
   if (trace.hung || trace.adapterError) return out
   const tokens = new Map<number, string>()
   scenario.calls.forEach((spec, index) => {
@@ -26,7 +27,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    judgeCall(trace, predict(scenario, index), record, callId, v)
+    judgeCall(scenario, trace, predict(scenario, index), record, callId, v)
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -37,22 +38,35 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
   return out
 }
 
-function hangClause(lastStage: string): string {
+function hangClause(scenario: Scenario, lastStage: string): string {
   if (lastStage.startsWith('pre')) return 'PRE-6'
-  if (lastStage.startsWith('body')) return 'CAN-3'
+  if (lastStage.startsWith('body')) return scenario.wrappers.some((w) => w.action.kind === 'replace-signal') ? 'EXE-2' : 'CAN-3'
+  if (lastStage.startsWith('approval') || scenario.config.approval?.kind === 'never') return 'APR-2'
   return 'IN-4'
 }
 
 const stageEvents = (trace: Trace, callId: string): StageEvent[] =>
   trace.events.filter((e): e is StageEvent => e.ev === 'enter' && e.call === callId)
 
-function judgeCall(trace: Trace, e: Expected, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
+function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
+  const spec = scenario.calls[Number(callId.slice(1))]!
+  const scoped = (stage: Stage, index: number): boolean => {
+    const list = { pre: scenario.pre, guard: scenario.guards, wrapper: scenario.wrappers, post: scenario.post, observer: scenario.observers }[stage as 'pre'] as { scope?: string }[] | undefined
+    return list?.[index]?.scope !== undefined
+  }
   const entered = stageEvents(trace, callId)
   const count = (stage: Stage) => entered.filter((x) => x.stage === stage).length
   const indexesOf = (stage: Stage) => entered.filter((x) => x.stage === stage).map((x) => x.index)
+  /** Hooks of one kind: once each (PRE-8), only in scope (PRE-7, SCP-2), in registration order. */
   const ordered = (stage: Stage, expected: number[], clause: string) => {
     const got = indexesOf(stage)
-    if (JSON.stringify(got) !== JSON.stringify(expected)) v(clause, `${stage} hooks entered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`)
+    const inScope = { pre: e.pre, guard: e.guards, wrapper: e.wrappers, post: e.post, observer: e.observers }[stage as 'pre'] ?? []
+    if (new Set(got).size !== got.length) return v(stage === 'guard' ? 'GRD-1' : 'PRE-8', `${stage} hooks entered ${JSON.stringify(got)}: one hook ran twice`)
+    if (got.some((i) => !inScope.includes(i))) return v(stage === 'guard' ? 'SCP-2' : 'PRE-7', `${stage} hooks entered ${JSON.stringify(got)}, but only ${JSON.stringify(inScope)} apply to this caller`)
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      const scopedMissing = expected.some((i) => !got.includes(i) && scoped(stage, i))
+      v(scopedMissing ? (stage === 'guard' ? 'SCP-2' : 'PRE-7') : clause, `${stage} hooks entered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`)
+    }
   }
 
   if (record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
@@ -82,6 +96,12 @@ function judgeCall(trace: Trace, e: Expected, record: CallRecord, callId: string
     ordered('pre', e.pre.slice(0, e.preEntered), 'PRE-1')
     const requests = trace.events.filter((x) => x.ev === 'approval-request' && x.call === callId)
     if (requests.length !== (e.approvalRequested ? 1 : 0)) v(e.approvalRequested ? 'APR-1' : e.outcome.clause, `approval requested ${requests.length} times`)
+    for (const request of requests) {
+      if (request.ev !== 'approval-request') continue
+      if (request.keys.includes('arguments') || request.keys.includes('args')) v('APR-1', 'the approval request carried the arguments')
+      if (request.toolName !== spec.tool) v('APR-1', `the approval request named tool ${String(request.toolName)}`)
+      if (!request.signalIsCaller) v('APR-1', 'the approval request carried no signal')
+    }
     ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
     const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)
@@ -118,13 +138,17 @@ function judgeCall(trace: Trace, e: Expected, record: CallRecord, callId: string
   if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) v('IN-1', `a listener changed the execution's ${tamper.changed.join(', ')}`)
   const body = entered.find((x) => x.stage === 'body')
   if (body?.detail && e.tool) {
-    const seen = JSON.parse(body.detail) as { tool: string; name: string; args: unknown }
+    const seen = JSON.parse(body.detail) as { tool: string; scope?: string; name: string; args: unknown }
     if (seen.tool !== e.tool.name || seen.name !== e.tool.name) v('IN-1', `the body that ran was ${seen.tool} named ${seen.name}`)
+    else if (seen.scope !== e.tool.scope) v('SCP-1', `the body that ran was registered for ${seen.scope ?? 'everyone'}, expected ${e.tool.scope ?? 'the global tool'}`)
+    if (isLosslessDesc(spec.args) && !deepEqualJson(seen.args, jsonOf(spec.args))) v('IN-1', 'the body ran with arguments other than the snapshot taken at entry')
   }
+  if (abortAt >= 0 && bodyAt >= 0 && abortAt < bodyLeftAt && record.bodySignalAborted === false) v('EXE-2', 'the caller aborted while the body ran, but the signal the body held did not abort')
   const tokens = new Set(entered.map((x) => x.token))
   if (tokens.size > 1) v('IN-3', 'stages of one call saw different tokens')
 
-  judgeOutcome(e, result, record.code, v, abortAt >= 0, abortedBeforeBody || abortedDuringBody)
+  const decidedAt = decisionPoint(trace, callId, e, bodyLeftAt)
+  judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt)
 }
 
 function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {
@@ -137,6 +161,15 @@ function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | un
   return open
 }
 
+/** Where the outcome was settled as an error that an abort must not replace (CAN-4); -1 if none. */
+function decisionPoint(trace: Trace, callId: string, e: Expected, bodyLeftAt: number): number {
+  const clause = e.outcome.clause
+  if (clause === 'OUT-3' || clause === 'OUT-4') return bodyLeftAt
+  if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
+  let seen = 0
+  return trace.events.findIndex((x) => x.ev === 'leave' && x.stage === 'pre' && x.call === callId && ++seen === e.preEntered)
+}
+
 function bodyStopClause(e: Expected): string {
   return e.outcome.clause
 }
@@ -147,7 +180,7 @@ function judgeOutcome(
   code: string | undefined,
   v: (clause: string, detail: string) => void,
   aborted: boolean,
-  abortedBeforeBodyEnd: boolean,
+  abortedAfterDecision: boolean,
 ): void {
   const shape = shapeProblem(result)
   if (shape) return v('RES-3', shape)
@@ -159,17 +192,25 @@ function judgeOutcome(
   }
   if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) v('META-2', 'the outcome does not survive a JSON round trip')
   const expected = e.outcome
-  if (aborted && abortedBeforeBodyEnd) {
-    // Where the abort landed decides between a denial, ABORTED or a tool's own error: only a
-    // success is ruled out once the abort came before the body ended, or before it started.
-    if (!result.isError && expected.clause !== 'CAN-1' && e.tool) v(e.bodyRuns ? 'CAN-3' : 'CAN-2', 'an aborted call was published as a success')
+  if (aborted && abortedAfterDecision) {
+    if (!result.isError || code === 'ABORTED' || (expected.code !== undefined && code !== expected.code)) {
+      v('CAN-4', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
+    }
     return
   }
-  if (aborted) return
+  if (aborted) {
+    // Where the abort landed decides between a denial, ABORTED or a tool's own error; a success
+    // is ruled out whenever the model predicts an error or the abort came before the body ended.
+    if (!result.isError && expected.clause !== 'CAN-1' && e.tool && expected.isError) v(e.bodyRuns ? 'CAN-3' : 'CAN-2', 'an aborted call was published as a success')
+    return
+  }
   if (result.isError !== expected.isError) {
     return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
   if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
+    if (!result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
+  }
   if (!result.isError) {
     if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
     const concludes = (result as { concludesTurn?: unknown }).concludesTurn === true

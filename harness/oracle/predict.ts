@@ -58,8 +58,10 @@ export function visibleTool(scenario: Scenario, call: CallSpec): ToolSpec | unde
 
 export function predict(scenario: Scenario, callIndex: number): Expected {
   const call = scenario.calls[callIndex]!
-  const agent = call.agent
-  const tool = visibleTool(scenario, call)
+  const agent = call.malformed ? undefined : call.agent
+  const tool = call.malformed ? undefined : visibleTool(scenario, call)
+  // Classification reads only the name, arguments and scope: a missing signal does not change it.
+  const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call)
   const e: Expected = {
     tool,
     pre: indexes(scenario.pre, agent),
@@ -76,11 +78,15 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
     postEntered: 0,
     finalizeRuns: false,
     outcome: { isError: true, clause: 'IN-4' },
-    mode: predictMode(tool, call),
+    mode: predictMode(classified, call),
   }
   if (!tool) {
+    if (call.malformed) {
+      e.outcome = { isError: true, clause: 'IN-4' }
+      return e
+    }
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
-    e.outcome = { isError: true, code: 'UNKNOWN_TOOL', clause: hidden ? 'CODE-1' : 'IN-4' }
+    e.outcome = { isError: true, code: 'UNKNOWN_TOOL', clause: hidden ? (call.fakeParent ? 'CODE-5' : 'CODE-1') : 'IN-4' }
     return e
   }
   e.finalizeRuns = tool.finalize !== undefined

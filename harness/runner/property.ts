@@ -24,6 +24,8 @@ export interface ConformanceProperty<Case = unknown> {
   /** Starts with the clause ID and reads as the rule. */
   readonly title: string
   readonly arbitrary: fc.Arbitrary<Case>
+  /** A cap on generated cases, for properties that must spend real time (timeouts). */
+  readonly maxRuns?: number
   run(adapter: ConformanceAdapter, testCase: Case, scheduler: fc.Scheduler): Promise<CaseOutcome>
 }
 

@@ -17,11 +17,14 @@ export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario,
   return { violations: judge(scenario, trace), trace }
 }
 
+/** Properties whose cases are scenarios (their replay files are validated as scenarios). */
+export const SCENARIO_PROPERTIES = new WeakSet<ConformanceProperty>()
+
 /** A property whose case is a scenario and whose verdict is the oracle's, for its clause. */
 export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenario>, profile?: Profile): ConformanceProperty<Scenario> {
   const clause = clauseById.get(id)
   if (!clause || clause.level === 'claim') throw new Error(`judged(): ${id} is not a certifiable clause`)
-  return {
+  const property: ConformanceProperty<Scenario> = {
     id,
     level: clause.level,
     profile: profile ?? clause.profile,
@@ -29,4 +32,6 @@ export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenari
     arbitrary,
     run: (adapter, scenario, scheduler) => runJudged(adapter, scenario, scheduler),
   }
+  SCENARIO_PROPERTIES.add(property as ConformanceProperty)
+  return property
 }

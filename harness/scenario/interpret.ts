@@ -8,7 +8,7 @@ import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../a
 import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
 import type { CallRecord, Stage, Trace, TraceEvent } from './trace.js'
-import type { ApprovalSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import type { ApprovalSpec, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { buildValue } from './values.js'
 
 export interface RunOptions {
@@ -126,15 +126,16 @@ class ScenarioRun {
       this.events.push({ ev: 'abort', call: callId })
       controller.abort()
     }
+    const handed = malformedInput(spec.malformed, input)
     try {
-      record.mode = registry.executionMode(input)?.kind
+      record.mode = registry.executionMode(handed as ToolExecutionInput)?.kind
     } catch (error) {
       record.mode = `threw ${describe(error)}`
     }
     if (spec.abortAtEntry) abort()
     if (spec.abortScheduled) void this.pause().then(abort)
     try {
-      const result = await registry.execute(input)
+      const result = await registry.execute(handed as ToolExecutionInput)
       record.result = result
       record.resultJson = safeJson(result)
       record.code = errorCodeOf(registry, result)
@@ -372,7 +373,7 @@ class ScenarioRun {
   }
 
   private async body(registry: RegistryUnderTest, spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
-    const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, name: ctx.name, args }) as string })
+    const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
     try {
       for (const step of spec.body.steps) {
@@ -412,6 +413,13 @@ class ScenarioRun {
       record.rejected = describe(error)
     }
   }
+}
+
+function malformedInput(kind: CallSpec['malformed'], input: ToolExecutionInput): unknown {
+  if (kind === 'not-an-object') return 42
+  if (kind === 'no-signal') return { callId: input.callId, name: input.name, arguments: input.arguments }
+  if (kind === 'callId-not-a-string') return { ...input, callId: 7 }
+  return input
 }
 
 function errorCodeOf(registry: RegistryUnderTest, result: ToolExecutionResult): string | undefined {

@@ -146,6 +146,8 @@ export interface CallSpec {
   abortScheduled?: boolean
   /** A parent token that is not an execution in flight (CODE-5). */
   fakeParent?: boolean
+  /** Hand execute an input that is not well-typed (IN-4). */
+  malformed?: 'not-an-object' | 'no-signal' | 'callId-not-a-string'
   /** Run these calls as a program through the code transport (`run_code`) instead [code]. */
   program?: { tool: string; args: ValueDesc }[]
 }

@@ -1,0 +1,75 @@
+/** `toolreg certify`: the suites run as vitest tests; the verdicts become the clause matrix. */
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startVitest } from 'vitest/node'
+import { CLAUSE_IDS } from '../clauses.js'
+import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
+import { formatMatrix } from '../report/format-matrix.js'
+import { CollectingReporter } from '../runner/collecting-reporter.js'
+import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
+import { applicable } from '../runner/define-suite.js'
+import { loadAdapter } from '../runner/load-adapter.js'
+import { PROPERTIES } from '../../suites/index.js'
+import { UsageError } from './usage.js'
+import { TOOLREG_VERSION } from './version.js'
+
+export interface CertifyOptions {
+  adapter?: string
+  runs?: number
+  seed?: number
+  clauses: string[]
+  json?: string
+  strict: boolean
+}
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+export async function certify(options: CertifyOptions): Promise<number> {
+  const unknown = options.clauses.filter((id) => !CLAUSE_IDS.includes(id))
+  if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
+  const adapter = await loadAdapter(options.adapter)
+  const config: CertifyConfig = {
+    ...(options.adapter ? { adapterPath: resolve(options.adapter) } : {}),
+    runs: options.runs ?? DEFAULT_RUNS,
+    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
+    clauses: options.clauses,
+    counterexampleDir: resolve('reports/counterexamples'),
+  }
+  const total = PROPERTIES.filter((p) => applicable(p, adapter, options.clauses)).length
+  const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
+  const started = Date.now()
+  const vitest = await startVitest('test', [], {
+    root: PACKAGE_ROOT,
+    config: false,
+    include: ['harness/runner/certify-entry.ts'],
+    watch: false,
+    reporters: [reporter],
+    provide: { toolreg: config },
+    testTimeout: 10 * 60_000,
+    passWithNoTests: true,
+  })
+  await vitest.close()
+  const report = buildReport({
+    adapter,
+    seed: config.seed,
+    runs: config.runs,
+    durationMs: Date.now() - started,
+    properties: PROPERTIES,
+    results: reporter.results,
+    selected: options.clauses,
+    unhandled: reporter.unhandled,
+    version: TOOLREG_VERSION,
+  })
+  console.log(formatMatrix(report))
+  if (options.json) await writeAtomically(options.json, report)
+  return exitCode(report, options.strict)
+}
+
+async function writeAtomically(file: string, report: CertifyReport): Promise<void> {
+  const target = resolve(file)
+  await mkdir(dirname(target), { recursive: true })
+  const temp = `${target}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify(report, null, 2)}\n`)
+  await rename(temp, target)
+}

@@ -1,0 +1,36 @@
+/** `toolreg smoke`: the adapter's wiring, step by step, with one clear error for the first broken step. */
+import { describe as describeError } from '../scenario/interpret.js'
+import { loadAdapter } from '../runner/load-adapter.js'
+import { liveTool } from '../runner/sample-tools.js'
+import type { RegistryUnderTest } from '../adapter.js'
+
+export async function smoke(adapterPath: string | undefined): Promise<number> {
+  const adapter = await loadAdapter(adapterPath)
+  const step = async <T>(what: string, action: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await action()
+    } catch (error) {
+      throw new SmokeFailure(`${what} threw: ${describeError(error)}`)
+    }
+  }
+  try {
+    const registry: RegistryUnderTest = await step('create({})', () => adapter.create({}))
+    for (const method of ['agent', 'register', 'guard', 'onPreExecute', 'onExecute', 'onPostExecute', 'onResult', 'schemas', 'executionMode', 'execute'] as const) {
+      if (typeof registry[method] !== 'function') throw new SmokeFailure(`the registry from create() has no ${method}() method`)
+    }
+    await step('register(a valid tool)', () => registry.register(liveTool('smoke_tool', { execute: async () => ({ ok: true }) })))
+    const result = await step('execute(one call)', () => registry.execute({ callId: 'smoke', name: 'smoke_tool', arguments: {}, signal: new AbortController().signal }))
+    if (typeof result !== 'object' || result === null || result.isError !== false) throw new SmokeFailure(`one plain call did not succeed: ${JSON.stringify(result)}`)
+    await step('dispose()', () => registry.dispose?.())
+    console.log(`smoke: ${adapter.name} is wired correctly (create, register, execute, dispose)`)
+    return 0
+  } catch (error) {
+    if (error instanceof SmokeFailure) {
+      console.error(`smoke: ${adapter.name}: ${error.message}`)
+      return 2
+    }
+    throw error
+  }
+}
+
+class SmokeFailure extends Error {}

@@ -1,0 +1,86 @@
+/**
+ * The certification report as data: every clause of SPEC.md with a status — passed, failed,
+ * untested (with the reason) or not-applicable to the declared profiles. Formats come later.
+ */
+import type { ConformanceAdapter } from '../adapter.js'
+import { CLAUSES, type Clause } from '../clauses.js'
+import type { CollectedResult } from '../runner/collecting-reporter.js'
+import type { ConformanceProperty } from '../runner/property.js'
+
+export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
+
+export interface ClauseVerdict {
+  id: string
+  level: Clause['level']
+  profile: string
+  status: ClauseStatus
+  reason?: string
+  counterexample?: string
+}
+
+export interface CertifyReport {
+  toolreg: string
+  adapter: { name: string; version?: string; profiles: string[] }
+  seed: number
+  runs: number
+  durationMs: number
+  node: string
+  clauses: ClauseVerdict[]
+  summary: { passed: number; failed: number; untested: number; notApplicable: number }
+  /** Errors of the harness or the adapter itself: any makes the run exit 2. */
+  errors: string[]
+}
+
+export interface ReportInput {
+  adapter: ConformanceAdapter
+  seed: number
+  runs: number
+  durationMs: number
+  properties: readonly ConformanceProperty[]
+  results: readonly CollectedResult[]
+  selected: readonly string[]
+  unhandled: readonly string[]
+  version: string
+}
+
+export function buildReport(input: ReportInput): CertifyReport {
+  const profiles = new Set(['core', ...input.adapter.profiles])
+  const errors = [...input.unhandled]
+  const clauses = CLAUSES.map((clause): ClauseVerdict => {
+    const base = { id: clause.id, level: clause.level, profile: clause.profile }
+    if (clause.level === 'claim') return { ...base, status: 'untested', reason: 'a claim a tool makes: checked by `toolreg check-tool`, not by registry certification' }
+    if (!profiles.has(clause.profile)) return { ...base, status: 'not-applicable', reason: `the adapter does not declare the "${clause.profile}" profile` }
+    if (!input.properties.some((p) => p.id === clause.id)) return { ...base, status: 'untested', reason: 'no property covers this clause yet' }
+    if (input.selected.length > 0 && !input.selected.includes(clause.id)) return { ...base, status: 'untested', reason: 'not selected (--clause)' }
+    const results = input.results.filter((r) => r.clause === clause.id)
+    if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
+    const failed = results.find((r) => r.status === 'failed')
+    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: failed.counterexample } : {}) }
+    const broken = results.find((r) => r.status === 'error')
+    if (broken) {
+      errors.push(`${clause.id}: ${broken.error ?? broken.errorText ?? 'error'}`)
+      return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? broken.errorText ?? 'error'}` }
+    }
+    return { ...base, status: 'passed' }
+  })
+  for (const r of input.results) if (r.clause === 'adapter') errors.push(r.error ?? r.errorText ?? 'adapter error')
+  const count = (status: ClauseStatus) => clauses.filter((c) => c.status === status).length
+  return {
+    toolreg: input.version,
+    adapter: { name: input.adapter.name, ...(input.adapter.version ? { version: input.adapter.version } : {}), profiles: [...input.adapter.profiles] },
+    seed: input.seed,
+    runs: input.runs,
+    durationMs: input.durationMs,
+    node: process.version,
+    clauses,
+    summary: { passed: count('passed'), failed: count('failed'), untested: count('untested'), notApplicable: count('not-applicable') },
+    errors,
+  }
+}
+
+/** 0 when every applicable R clause passes (S too when strict), 1 when one fails, 2 on errors. */
+export function exitCode(report: CertifyReport, strict: boolean): 0 | 1 | 2 {
+  if (report.errors.length > 0) return 2
+  const failing = report.clauses.filter((c) => c.status === 'failed' && (c.level === 'R' || (strict && c.level === 'S')))
+  return failing.length > 0 ? 1 : 0
+}

@@ -1,0 +1,22 @@
+/** The clause matrix as text for a terminal. */
+import type { CertifyReport } from './build-report.js'
+
+const MARK = { passed: 'pass', failed: 'FAIL', untested: 'untested', 'not-applicable': 'n/a' } as const
+
+export function formatMatrix(report: CertifyReport): string {
+  const lines = [`toolreg ${report.toolreg} — ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} [${report.adapter.profiles.join(', ')}]`, '']
+  let family = ''
+  for (const c of report.clauses) {
+    const f = c.id.split('-')[0]!
+    if (f !== family) {
+      family = f
+      lines.push(f)
+    }
+    const note = c.status === 'passed' ? '' : `  ${c.reason ?? ''}${c.counterexample ? ` → ${c.counterexample}` : ''}`
+    lines.push(`  ${c.id.padEnd(7)} ${c.level.padEnd(5)} ${MARK[c.status].padEnd(8)}${note}`)
+  }
+  const s = report.summary
+  lines.push('', `${s.passed} passed, ${s.failed} failed, ${s.untested} untested, ${s.notApplicable} not applicable — seed ${report.seed}, ${report.runs} runs per property, ${(report.durationMs / 1000).toFixed(1)}s`)
+  for (const error of report.errors) lines.push(`error: ${error}`)
+  return lines.join('\n')
+}

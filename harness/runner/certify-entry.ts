@@ -1,0 +1,21 @@
+/**
+ * The vitest test module `toolreg certify` runs: it loads the adapter named in the provided
+ * configuration and defines the conformance suite for it.
+ */
+import { inject, test } from 'vitest'
+import './config.js'
+import { defineConformanceSuite } from './define-suite.js'
+import { loadAdapter } from './load-adapter.js'
+
+const config = inject('toolreg')
+
+try {
+  const adapter = await loadAdapter(config.adapterPath)
+  defineConformanceSuite(adapter, { runs: config.runs, seed: config.seed, clauses: config.clauses, counterexampleDir: config.counterexampleDir })
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error)
+  test('adapter', ({ task }) => {
+    task.meta.toolreg = { clause: 'adapter', level: 'R', profile: 'core', status: 'error', error: message }
+    throw new Error(message)
+  })
+}

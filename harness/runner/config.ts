@@ -1,0 +1,19 @@
+/** What a certification run is told: one JSON value, shared by the CLI and the vitest workers. */
+export interface CertifyConfig {
+  /** Absolute path of the adapter module, or undefined for the bundled reference. */
+  adapterPath?: string
+  runs: number
+  seed: number
+  /** Clause IDs to check; empty means all. */
+  clauses: string[]
+  /** Where counterexample files go. */
+  counterexampleDir: string
+}
+
+export const DEFAULT_RUNS = 100
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    toolreg: CertifyConfig
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Counterexample files: a failure as data (the clause, the shrunk case, its schedule, the seed
+ * and path, violations and trace), written as JSON and read back for `toolreg replay`. Reading
+ * validates the file with ajv and names the first invalid field.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import AjvModule from 'ajv'
+import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
+import type { Failure } from './check-property.js'
+
+const Ajv = AjvModule.default ?? AjvModule
+
+export interface CounterexampleFile {
+  toolreg: 'counterexample'
+  version: 1
+  clause: string
+  property: string
+  adapter: string
+  seed: number
+  path: string
+  /** The shrunk case: a scenario for judged properties, the property's own JSON otherwise. */
+  case: unknown
+  schedule: number[]
+  violations: Failure['violations']
+  trace?: unknown
+}
+
+const ENVELOPE_SCHEMA = {
+  type: 'object',
+  required: ['toolreg', 'version', 'clause', 'property', 'seed', 'path', 'case', 'schedule', 'violations'],
+  properties: {
+    toolreg: { const: 'counterexample' },
+    version: { const: 1 },
+    clause: { type: 'string', pattern: '^[A-Z]{2,4}-[0-9]+$' },
+    property: { type: 'string' },
+    adapter: { type: 'string' },
+    seed: { type: 'integer' },
+    path: { type: 'string' },
+    schedule: { type: 'array', items: { type: 'integer', minimum: 1 } },
+    violations: { type: 'array' },
+  },
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false })
+const validateEnvelope = ajv.compile(ENVELOPE_SCHEMA)
+const validateScenario = ajv.compile(SCENARIO_SCHEMA)
+
+export function toFile(clause: string, property: string, adapter: string, failure: Failure): CounterexampleFile {
+  return {
+    toolreg: 'counterexample',
+    version: 1,
+    clause,
+    property,
+    adapter,
+    seed: failure.seed,
+    path: failure.path,
+    case: failure.testCase,
+    schedule: failure.schedule,
+    violations: failure.violations,
+    ...(failure.trace ? { trace: failure.trace } : {}),
+  }
+}
+
+export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
+  const target = join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`)
+  await mkdir(dirname(target), { recursive: true })
+  const temp = `${target}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`)
+  await rename(temp, target)
+  return target
+}
+
+export class InvalidCounterexample extends Error {}
+
+/** Reads and validates a counterexample file; `isScenario` says whether its case must be a scenario. */
+export async function readCounterexample(file: string, isScenario: (clause: string) => boolean): Promise<CounterexampleFile> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'))
+  } catch (error) {
+    throw new InvalidCounterexample(`${file}: not a JSON file (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (!validateEnvelope(parsed)) throw new InvalidCounterexample(`${file}: ${firstError(validateEnvelope.errors)}`)
+  const ce = parsed as unknown as CounterexampleFile
+  if (isScenario(ce.clause) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstError(validateScenario.errors)}`)
+  return ce
+}
+
+function firstError(errors: { instancePath: string; message?: string }[] | null | undefined): string {
+  const e = errors?.[0]
+  if (!e) return 'invalid'
+  return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`
+}

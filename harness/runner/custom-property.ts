@@ -1,0 +1,90 @@
+/**
+ * Properties that need more than one call through the routing model: registration checks, the
+ * projection, batches, timeouts, Code Mode. Each gets a fresh registry per case and reports
+ * violations of its own clause; an adapter that fails to build a registry is an adapter error.
+ */
+import type fc from 'fast-check'
+import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../adapter.js'
+import { clauseById } from '../clauses.js'
+import type { Violation } from '../oracle/judge.js'
+import { describe } from '../scenario/interpret.js'
+import type { ToolExecutionInput } from '../spec.js'
+import type { CaseOutcome, ConformanceProperty } from './property.js'
+
+export interface CustomContext {
+  readonly adapter: ConformanceAdapter
+  readonly scheduler: fc.Scheduler
+  /** A fresh registry; disposed after the case. */
+  registry(config?: RegistryConfig): Promise<RegistryUnderTest>
+  /** Records a violation of this property's clause. */
+  fail(detail: string): void
+}
+
+class CreateFailed extends Error {}
+
+export function custom<Case>(
+  id: string,
+  rule: string,
+  arbitrary: fc.Arbitrary<Case>,
+  check: (ctx: CustomContext, testCase: Case) => Promise<void>,
+  profile?: Profile,
+  maxRuns?: number,
+): ConformanceProperty<Case> {
+  const clause = clauseById.get(id)
+  if (!clause || clause.level === 'claim') throw new Error(`custom(): ${id} is not a certifiable clause`)
+  return {
+    id,
+    level: clause.level,
+    profile: profile ?? clause.profile,
+    title: `${id} ${rule}`,
+    arbitrary,
+    ...(maxRuns ? { maxRuns } : {}),
+    async run(adapter, testCase, scheduler): Promise<CaseOutcome> {
+      const violations: Violation[] = []
+      const made: RegistryUnderTest[] = []
+      const ctx: CustomContext = {
+        adapter,
+        scheduler,
+        async registry(config = {}) {
+          try {
+            const registry = await adapter.create(config)
+            made.push(registry)
+            return registry
+          } catch (error) {
+            throw new CreateFailed(`create() threw: ${describe(error)}`)
+          }
+        },
+        fail: (detail) => violations.push({ clause: id, detail }),
+      }
+      try {
+        await check(ctx, testCase)
+      } catch (error) {
+        if (error instanceof CreateFailed) return { violations, adapterError: error.message }
+        violations.push({ clause: id, detail: `the check threw: ${describe(error)}` })
+      } finally {
+        for (const registry of made) {
+          try {
+            await registry.dispose?.()
+          } catch {
+            // dispose failures do not change a verdict
+          }
+        }
+      }
+      return { violations }
+    },
+  }
+}
+
+export function input(name: string, args: unknown = {}, extra: Partial<ToolExecutionInput> = {}): ToolExecutionInput {
+  return { callId: `x-${name}`, name, arguments: args, signal: new AbortController().signal, ...extra }
+}
+
+export function codeOf(registry: RegistryUnderTest, result: unknown): string | undefined {
+  try {
+    if (registry.errorCode) return registry.errorCode(result as never)
+    const code = (result as { error?: { code?: unknown } })?.error?.code
+    return typeof code === 'string' ? code : undefined
+  } catch {
+    return undefined
+  }
+}

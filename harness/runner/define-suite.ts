@@ -1,0 +1,75 @@
+/**
+ * The conformance suites as vitest tests, parameterised by an adapter. `toolreg certify` runs
+ * them through vitest's Node API; a registry project can run them in its own vitest setup:
+ *
+ *   import { defineConformanceSuite } from 'toolreg/vitest'
+ *   defineConformanceSuite(myAdapter)
+ */
+import { describe, test } from 'vitest'
+import type { ConformanceAdapter } from '../adapter.js'
+import { SUITES } from '../../suites/index.js'
+import { checkProperty } from './check-property.js'
+import { DEFAULT_RUNS } from './config.js'
+import { toFile, writeCounterexample } from './counterexample.js'
+import { formatFailure } from './format-failure.js'
+import type { ConformanceProperty } from './property.js'
+
+export interface SuiteOptions {
+  runs?: number
+  seed?: number
+  clauses?: readonly string[]
+  /** Where counterexample files are written; default reports/counterexamples. */
+  counterexampleDir?: string
+}
+
+/** What a test reports to the reporter beside pass/fail. */
+export interface PropertyMeta {
+  clause: string
+  level: string
+  profile: string
+  status: 'passed' | 'failed' | 'error'
+  numRuns?: number
+  counterexample?: string
+  violations?: { clause: string; detail: string }[]
+  error?: string
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    toolreg?: PropertyMeta
+  }
+}
+
+export function applicable(property: ConformanceProperty, adapter: ConformanceAdapter, clauses: readonly string[] = []): boolean {
+  const profiles = new Set(['core', ...adapter.profiles])
+  return profiles.has(property.profile) && (clauses.length === 0 || clauses.includes(property.id))
+}
+
+export function defineConformanceSuite(adapter: ConformanceAdapter, options: SuiteOptions = {}): void {
+  const runs = options.runs ?? DEFAULT_RUNS
+  const seed = options.seed ?? Date.now() % 2 ** 31
+  for (const [family, properties] of Object.entries(SUITES)) {
+    const chosen = properties.filter((p) => applicable(p, adapter, options.clauses))
+    if (chosen.length === 0) continue
+    describe(family.toUpperCase(), () => {
+      for (const property of chosen) {
+        test(property.title, async ({ task }) => {
+          const base: PropertyMeta = { clause: property.id, level: property.level, profile: property.profile, status: 'passed' }
+          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed })
+          if (verdict.status === 'passed') {
+            task.meta.toolreg = { ...base, numRuns: verdict.numRuns }
+            return
+          }
+          if (verdict.status === 'error') {
+            task.meta.toolreg = { ...base, status: 'error', error: verdict.error }
+            throw new Error(`adapter error: ${verdict.error}`)
+          }
+          const { failure } = verdict
+          const file = await writeCounterexample(options.counterexampleDir ?? 'reports/counterexamples', toFile(property.id, property.title, adapter.name, failure))
+          task.meta.toolreg = { ...base, status: 'failed', counterexample: file, violations: failure.violations }
+          throw new Error(formatFailure(property.title, failure, file))
+        })
+      }
+    })
+  }
+}

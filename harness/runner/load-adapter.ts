@@ -1,0 +1,31 @@
+/** Loading an adapter module and checking its shape, with one clear line when it is wrong. */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { PROFILES, type ConformanceAdapter } from '../adapter.js'
+
+export class AdapterLoadError extends Error {}
+
+/** The bundled reference adapter, relative to this file. */
+export const REFERENCE_ADAPTER = new URL('../../fixtures/adapters/reference.ts', import.meta.url)
+
+export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
+  const url = path === undefined ? REFERENCE_ADAPTER.href : pathToFileURL(resolve(path)).href
+  if (path !== undefined && !existsSync(resolve(path))) throw new AdapterLoadError(`adapter module not found: ${path}`)
+  let module: { default?: unknown }
+  try {
+    module = (await import(url)) as { default?: unknown }
+  } catch (error) {
+    throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const adapter = module.default as Partial<ConformanceAdapter> | undefined
+  const where = path ?? 'reference'
+  if (adapter === undefined || adapter === null) throw new AdapterLoadError(`adapter module ${where} has no default export`)
+  if (typeof adapter !== 'object') throw new AdapterLoadError(`adapter module ${where}: the default export is not an object`)
+  if (typeof adapter.name !== 'string' || adapter.name === '') throw new AdapterLoadError(`adapter module ${where}: "name" must be a non-empty string`)
+  if (!Array.isArray(adapter.profiles)) throw new AdapterLoadError(`adapter module ${where}: "profiles" must be an array`)
+  const unknown = adapter.profiles.filter((p) => !PROFILES.includes(p))
+  if (unknown.length > 0) throw new AdapterLoadError(`adapter module ${where}: unknown profiles ${unknown.join(', ')} (known: ${PROFILES.join(', ')})`)
+  if (typeof adapter.create !== 'function') throw new AdapterLoadError(`adapter module ${where}: "create" must be a function`)
+  return adapter as ConformanceAdapter
+}

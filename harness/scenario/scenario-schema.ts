@@ -1,0 +1,177 @@
+/**
+ * The JSON Schema of a scenario: replay files are validated against it (ajv) so a bad file is
+ * refused with the first invalid field named, before anything runs.
+ */
+const desc = { $ref: '#/$defs/value' }
+const timing = { enum: ['sync', 'await'] }
+const scope = { enum: ['A', 'B'] }
+const decision = {
+  type: 'object',
+  required: ['kind'],
+  properties: { kind: { enum: ['delegate', 'delegate-twice', 'returns', 'throws', 'rejects'] }, value: desc },
+  additionalProperties: false,
+}
+const projection = {
+  type: 'object',
+  required: ['kind'],
+  properties: { kind: { enum: ['json-text', 'returns', 'throws'] }, value: desc },
+  additionalProperties: false,
+}
+
+export const SCENARIO_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'toolreg scenario',
+  type: 'object',
+  required: ['version', 'config', 'tools', 'pre', 'guards', 'wrappers', 'post', 'observers', 'calls'],
+  additionalProperties: false,
+  properties: {
+    version: { const: 1 },
+    concurrent: { type: 'boolean' },
+    config: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mode: { enum: ['native', 'code', 'both'] },
+        timeoutPolicy: { type: 'boolean' },
+        approval: {
+          type: 'object',
+          required: ['kind'],
+          properties: { kind: { enum: ['returns', 'throws', 'rejects', 'never'] }, timing, value: desc },
+          additionalProperties: false,
+        },
+      },
+    },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'description', 'parameters', 'outputSchema', 'classifier', 'body', 'render'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string' },
+          scope,
+          description: { type: 'string' },
+          parameters: desc,
+          outputSchema: desc,
+          classifier: {
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns'] }, value: desc },
+            additionalProperties: false,
+          },
+          body: {
+            type: 'object',
+            required: ['steps', 'outcome'],
+            additionalProperties: false,
+            properties: {
+              steps: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['kind'],
+                  properties: { kind: { enum: ['await', 'defer', 'conclude', 'dispatch'] }, context: desc, tool: { type: 'string' }, args: desc },
+                  additionalProperties: false,
+                },
+              },
+              outcome: {
+                type: 'object',
+                required: ['kind'],
+                properties: { kind: { enum: ['return', 'throw', 'reject', 'until-aborted'] }, value: desc, thrown: desc },
+                additionalProperties: false,
+              },
+            },
+          },
+          render: projection,
+          meta: projection,
+          finalize: {
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { enum: ['keep', 'returns', 'throws'] }, value: desc },
+            additionalProperties: false,
+          },
+          timeoutMs: { type: 'number' },
+          presentCall: { type: 'boolean' },
+          define: { type: 'boolean' },
+          extra: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['key', 'enumerable', 'value'],
+              properties: { key: { type: 'string' }, symbol: { type: 'boolean' }, enumerable: { type: 'boolean' }, value: desc },
+              additionalProperties: false,
+            },
+          },
+        },
+      },
+    },
+    pre: {
+      type: 'array',
+      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, tamper: { type: 'boolean' } }, additionalProperties: false },
+    },
+    guards: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['verdict'],
+        properties: {
+          scope,
+          verdict: { type: 'object', required: ['kind'], properties: { kind: { enum: ['pass', 'returns', 'throws'] }, value: desc }, additionalProperties: false },
+        },
+        additionalProperties: false,
+      },
+    },
+    wrappers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['timing', 'action'],
+        properties: {
+          scope,
+          timing,
+          action: {
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'throws', 'rejects'] }, result: desc },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+    post: { type: 'array', items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision }, additionalProperties: false } },
+    observers: { type: 'array', items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' } }, additionalProperties: false } },
+    calls: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['tool', 'args'],
+        additionalProperties: false,
+        properties: {
+          tool: { type: 'string' },
+          args: desc,
+          agent: scope,
+          abortAtEntry: { type: 'boolean' },
+          abortScheduled: { type: 'boolean' },
+          fakeParent: { type: 'boolean' },
+          malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
+          program: { type: 'array', items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false } },
+        },
+      },
+    },
+  },
+  $defs: {
+    /** Any JSON; an object with a `$` key must be a known tagged descriptor. */
+    value: {
+      if: { type: 'object', required: ['$'] },
+      then: {
+        type: 'object',
+        properties: {
+          $: {
+            enum: ['bigint', 'cycle', 'function', 'symbol', 'undefined', 'nan', 'infinity', 'negzero', 'sparse', 'map', 'date', 'instance', 'boolean-object', 'promise', 'throwing-getter', 'getter', 'proxy', 'error'],
+          },
+        },
+      },
+    },
+  },
+} as const

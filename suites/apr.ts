@@ -1,0 +1,26 @@
+/** APR: approval (ask). */
+import fc from 'fast-check'
+import { approval, approvalOutcome, guard, preListener, timing } from '../harness/arbitraries/hooks.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import type { ApprovalSpec, DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
+
+const asking: fc.Arbitrary<PreSpec[]> = fc
+  .tuple(fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 1 }), fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }), timing)
+  .map(([before, value, t]) => [...before, { timing: t, decision: { kind: 'returns', value } as DecisionSpec }])
+
+const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
+  { weight: 1, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
+)
+
+export default [
+  judged('APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments', scenario({ ...quiet, pre: asking, approval: approval, calls: { max: 2, agents: true } })),
+  judged('APR-2', 'only the exact outcome allowed-once lets the call proceed; any other value, a throw, a rejection or an abort while pending means the body never runs', scenario({ ...quiet, pre: asking, approval: refusing, calls: { abortScheduled: 20 } })),
+  judged('APR-3', 'a granted approval never bypasses the guards', scenario({
+    ...quiet,
+    pre: asking,
+    approval: fc.constant<ApprovalSpec>({ kind: 'returns', timing: 'sync', value: 'allowed-once' }),
+    guards: fc.array(guard, { minLength: 1, maxLength: 2 }),
+  })),
+]

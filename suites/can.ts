@@ -1,0 +1,29 @@
+/** CAN: cancellation is cooperative and quiescent. */
+import fc from 'fast-check'
+import { preListener, wrapper } from '../harness/arbitraries/hooks.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { tool } from '../harness/arbitraries/tools.js'
+import { poisoned } from '../harness/arbitraries/values.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import type { ToolSpec, ValueDesc } from '../harness/scenario/types.js'
+
+const awaitingGates = {
+  pre: fc.array(preListener().map((p) => ({ ...p, timing: 'await' as const })), { maxLength: 2 }),
+  wrappers: fc.array(wrapper.map((w) => ({ ...w, timing: 'await' as const })), { maxLength: 2 }),
+}
+const longTools = fc.uniqueArray(tool({ longRunning: true }), { minLength: 1, maxLength: 2, selector: (t) => t.name })
+const erroringTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }))
+
+export default [
+  judged('CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win', scenario({
+    calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
+  })),
+  judged('CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs', scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } })),
+  judged('CAN-3', 'a started body is never abandoned: execute settles after it, and then a success becomes ABORTED', scenario({ ...quiet, tools: longTools, wrappers: awaitingGates.wrappers, calls: { abortScheduled: 100, max: 2 } })),
+  judged('CAN-4', 'cancellation replaces only successes: a denial or a tool\'s own error stays as it is', scenario({
+    ...quiet,
+    tools: fc.array(erroringTool, { minLength: 1, maxLength: 1 }),
+    pre: fc.array(preListener(), { maxLength: 2 }),
+    calls: { abortScheduled: 100 },
+  })),
+]

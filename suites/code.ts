@@ -1,0 +1,91 @@
+/** CODE: Code Mode. */
+import fc from 'fast-check'
+import { defaults, scenario } from '../harness/arbitraries/scenario.js'
+import { codeOf, custom, input } from '../harness/runner/custom-property.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import type { RegistryUnderTest } from '../harness/adapter.js'
+import type { JsonValue, ToolExecutionResult } from '../harness/spec.js'
+
+const codeMode = fc.constant('code' as const)
+const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'constructor', 'toString'), { minLength: 1, maxLength: 3 })
+
+function runProgram(registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true): Promise<ToolExecutionResult> {
+  const program = registry.codeProgram!(calls)
+  return registry.execute({ callId: 'program', name: 'run_code', arguments: program, signal: new AbortController().signal, ...(agent ? { agent: registry.agent('A') } : {}) })
+}
+
+export default [
+  judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })),
+
+  custom('CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline', names, async (ctx, toolNames) => {
+    const registry = await ctx.registry({ mode: 'code' })
+    if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+    const seen = new Map<string, string[]>()
+    const mark = (name: string, stage: string) => void seen.set(name, [...(seen.get(name) ?? []), stage])
+    for (const name of toolNames) {
+      registry.register(liveTool(name, {
+        execute: async () => (mark(name, 'body'), { name }),
+        finalizeContent: () => void mark(name, 'finalize'),
+      }))
+    }
+    registry.onPreExecute(async (exec, next) => (mark(exec.name, 'pre'), next()))
+    registry.guard((exec) => void mark(exec.name, 'guard'))
+    registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper'), next()))
+    registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post'), next()))
+    registry.onResult((exec) => void mark(exec.name, 'result'))
+    const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
+    if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
+    for (const name of toolNames) {
+      const stages = JSON.stringify(seen.get(name) ?? [])
+      if (stages !== '["pre","guard","wrapper","body","post","finalize","result"]') ctx.fail(`the nested call to ${name} passed ${stages}`)
+    }
+  }, 'code', 25),
+
+  custom('CODE-3', 'in code mode the model-facing tool list holds only run_code; in both mode native calls execute normally', names, async (ctx, toolNames) => {
+    const code = await ctx.registry({ mode: 'code' })
+    const both = await ctx.registry({ mode: 'both' })
+    if (!code.modelTools || !both.modelTools) return ctx.fail('the adapter declares the code profile but has no modelTools')
+    for (const name of toolNames) {
+      code.register(liveTool(name))
+      both.register(liveTool(name))
+    }
+    const listed = ((await code.modelTools()) as { name?: unknown }[]).map((t) => t.name)
+    if (JSON.stringify(listed) !== '["run_code"]') ctx.fail(`code mode lists ${JSON.stringify(listed)}`)
+    const bothListed = ((await both.modelTools()) as { name?: unknown }[]).map((t) => t.name)
+    for (const name of [...toolNames, 'run_code']) if (!bothListed.includes(name)) ctx.fail(`both mode does not list ${name}`)
+    const direct = await both.execute(input(toolNames[0]!))
+    if (direct.isError) ctx.fail(`a native call in both mode failed (${codeOf(both, direct)})`)
+  }, 'code'),
+
+  custom('CODE-4', 'the code-dispatch-log waterfall rewrites only the persisted copy of a sub-call\'s content; a throwing listener leaves the original logged', fc.record({ names, listener: fc.constantFrom('rewrite', 'throw', 'delegate-then-rewrite') }), async (ctx, c) => {
+    const make = async (withListener: boolean) => {
+      const registry = await ctx.registry({ mode: 'code' })
+      if (!registry.codeProgram || !registry.onCodeDispatchLog || !registry.codeDispatchEvents) throw new Error('the adapter declares the code profile but lacks codeProgram, onCodeDispatchLog or codeDispatchEvents')
+      for (const name of c.names) registry.register(liveTool(name, { execute: async () => ({ secret: `${name}-secret` }) }))
+      if (withListener) {
+        registry.onCodeDispatchLog(async (_d, next) => {
+          if (c.listener === 'throw') throw new Error('log listener fails')
+          if (c.listener === 'delegate-then-rewrite') await next()
+          return [{ type: 'text', text: 'redacted' }]
+        })
+      }
+      return registry
+    }
+    const plain = await make(false)
+    const logged = await make(true)
+    const calls = c.names.map((name) => ({ name, arguments: {} }))
+    const expected = await runProgram(plain, calls)
+    const outcome = await runProgram(logged, calls)
+    if (JSON.stringify(outcome) !== JSON.stringify(expected)) ctx.fail('the dispatch-log listener changed the program\'s value or the model-visible outcome')
+    const events = logged.codeDispatchEvents!()
+    const originals = plain.codeDispatchEvents!()
+    if (events.length !== c.names.length) return ctx.fail(`${events.length} dispatch events persisted for ${c.names.length} sub-calls`)
+    events.forEach((event, i) => {
+      const want = c.listener === 'throw' ? originals[i]?.content : [{ type: 'text', text: 'redacted' }]
+      if (JSON.stringify(event.content) !== JSON.stringify(want)) ctx.fail(`the persisted content of sub-call ${i} is ${JSON.stringify(event.content)}`)
+    })
+  }, 'code', 25),
+
+  judged('CODE-5', 'a parent that is not the token of an execution in flight is treated as absent', scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } })),
+]

@@ -1,0 +1,49 @@
+/** CTX: deferContext and concludeTurn. */
+import fc from 'fast-check'
+import { postListener } from '../harness/arbitraries/hooks.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { bodyStep, tool } from '../harness/arbitraries/tools.js'
+import { contextDesc } from '../harness/arbitraries/values.js'
+import { custom } from '../harness/runner/custom-property.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import type { BodyStep, ToolSpec } from '../harness/scenario/types.js'
+import type { JsonValue } from '../harness/spec.js'
+
+const deferring = tool().chain((t) =>
+  fc.array(fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))), { minLength: 1, maxLength: 4 }).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
+)
+const concluding = tool().map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } }))
+
+type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
+
+export default [
+  judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(postListener, { maxLength: 1 }) })),
+  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded', scenario({ tools: fc.array(fc.oneof(concluding, tool()), { minLength: 1, maxLength: 2 }).filter((ts) => new Set(ts.map((t) => t.name)).size === ts.length) })),
+
+  custom('CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it', fc.array(fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }), { minLength: 1, maxLength: 3 }), async (ctx, subCalls) => {
+    const registry = await ctx.registry({ mode: 'code' })
+    if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+    subCalls.forEach((sub, i) => {
+      registry.register(liveTool(`sub_${i}`, {
+        execute: (async (_args: JsonValue, exec: { concludeTurn(): void }) => {
+          if (sub.concludes) exec.concludeTurn()
+          if (sub.fate === 'fails') throw new Error('sub-call fails')
+          return { i }
+        }) as never,
+      }))
+    })
+    registry.onPreExecute(async (exec, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'denied' ? { kind: 'deny', reason: 'no' } : next()))
+    registry.onPostExecute(async (exec, _result, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'blocked' ? { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } : next()))
+    const nested: { isError: boolean; concludesTurn?: unknown }[] = []
+    registry.onResult((exec, result) => {
+      if (exec.parent !== undefined) nested.push(result as never)
+    })
+    const program = registry.codeProgram(subCalls.map((_, i) => ({ name: `sub_${i}`, arguments: {} })))
+    const outcome = await registry.execute({ callId: 'program', name: 'run_code', arguments: program, signal: new AbortController().signal, agent: registry.agent('A') })
+    const authoritative = nested.some((r) => !r.isError && r.concludesTurn === true)
+    const concluded = (outcome as { concludesTurn?: unknown }).concludesTurn === true
+    if (nested.length !== subCalls.length) ctx.fail(`observers saw ${nested.length} sub-calls for ${subCalls.length} in the program`)
+    if (concluded !== authoritative) ctx.fail(`run_code concludesTurn is ${concluded}, but the sub-calls' final outcomes ${authoritative ? 'do' : 'do not'} carry a conclusion`)
+  }, 'code', 25),
+]

@@ -1,0 +1,30 @@
+/** META: nothing non-serialisable is published. */
+import fc from 'fast-check'
+import { postListener } from '../harness/arbitraries/hooks.js'
+import { scenario } from '../harness/arbitraries/scenario.js'
+import { tool } from '../harness/arbitraries/tools.js'
+import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import type { DecisionSpec, ToolSpec } from '../harness/scenario/types.js'
+
+/** A tool that smuggles an unserialisable value through one of its channels. */
+const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(tool(), fc.nat(3), poisoned, unserialisable).map(([t, channel, bad, leaf]): ToolSpec => {
+  const base: ToolSpec = { ...t, outputSchema: {}, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
+  if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
+  if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
+  if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }
+  return { ...base, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
+})
+const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'x', bad: leaf }] } }))
+
+export default [
+  judged('META-1', 'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — turns the outcome into an error', scenario({
+    tools: fc.array(smuggling, { minLength: 1, maxLength: 1 }),
+    post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
+  })),
+  judged('META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome', scenario({
+    tools: fc.array(tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })), { minLength: 1, maxLength: 1 }),
+    post: fc.array(fc.oneof(postListener, fc.tuple(contentDesc, contextDesc).map(([content, context]) => ({ timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }))), { maxLength: 2 }),
+    calls: { max: 2 },
+  })),
+]

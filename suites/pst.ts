@@ -1,0 +1,40 @@
+/** PST: tools/post-execute. */
+import fc from 'fast-check'
+import { postListener, preListener } from '../harness/arbitraries/hooks.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { tool } from '../harness/arbitraries/tools.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import type { DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
+
+const posts = fc.array(postListener, { minLength: 1, maxLength: 2 })
+const resurrecting: fc.Arbitrary<PostSpec[]> = fc
+  .tuple(fc.constantFrom<DecisionSpec>(
+    { kind: 'returns', value: { kind: 'accept', value: { ok: true } } },
+    { kind: 'returns', value: { kind: 'accept', value: 1 } },
+    { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } },
+    { kind: 'returns', value: { kind: 'accept' } },
+  ), fc.constantFrom('sync' as const, 'await' as const))
+  .map(([decision, timing]) => [{ timing, decision }])
+const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: {}, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
+
+export default [
+  judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({ ...quiet, post: posts })),
+  judged('PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success', scenario({
+    ...quiet,
+    tools: fc.array(fc.oneof(failingTool, tool()), { minLength: 1, maxLength: 1 }),
+    pre: fc.array(preListener(), { maxLength: 2 }),
+    post: resurrecting,
+  })),
+  judged('PST-3', 'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error', scenario({
+    ...quiet,
+    post: fc.array(fc.record({
+      timing: fc.constantFrom('sync' as const, 'await' as const),
+      decision: fc.constantFrom<DecisionSpec>(
+        { kind: 'throws' }, { kind: 'rejects' },
+        { kind: 'returns', value: { kind: 'accept', value: 1, content: [{ type: 'text', text: 'x' }] } },
+        { kind: 'returns', value: { kind: 'allow' } }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } },
+        { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
+      ),
+    }), { minLength: 1, maxLength: 2 }),
+  })),
+]

@@ -1,0 +1,97 @@
+/** SCH: what the model sees. */
+import fc from 'fast-check'
+import { extraField, toolName } from '../harness/arbitraries/tools.js'
+import { jsonValue } from '../harness/arbitraries/values.js'
+import { custom } from '../harness/runner/custom-property.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import { buildValue } from '../harness/scenario/values.js'
+import type { ExtraField, ValueDesc } from '../harness/scenario/types.js'
+import type { RegistryUnderTest, ToolDefinition } from '../harness/adapter.js'
+
+const HOST_FIELDS = ['execute', 'output', 'finalizeContent', 'timeoutMs', 'isConcurrencySafe', 'presentCall', 'presentResult']
+
+interface ToolCase {
+  name: string
+  parameters: ValueDesc
+  extra: ExtraField[]
+  host: boolean
+}
+
+const toolCase: fc.Arbitrary<ToolCase> = fc.record({
+  name: toolName,
+  parameters: fc.oneof(fc.constant<ValueDesc>({ type: 'object' }), jsonValue.map((p) => ({ type: 'object', properties: { p: { default: p } } }) as ValueDesc)),
+  extra: fc.array(extraField, { maxLength: 3 }),
+  host: fc.boolean(),
+})
+const toolCases = fc.uniqueArray(toolCase, { minLength: 1, maxLength: 3, selector: (t) => t.name })
+
+function definition(c: ToolCase): ToolDefinition {
+  const def = liveTool(c.name, { parameters: buildValue(c.parameters) as never }) as unknown as Record<PropertyKey, unknown>
+  if (c.host) {
+    def.timeoutMs = 50
+    def.isConcurrencySafe = () => true
+    def.finalizeContent = () => undefined
+    def.presentCall = () => null
+    def.presentResult = () => null
+  }
+  for (const extra of c.extra) {
+    Object.defineProperty(def, extra.symbol ? Symbol(extra.key) : extra.key, { value: buildValue(extra.value), enumerable: extra.enumerable, configurable: true, writable: true })
+  }
+  return def as unknown as ToolDefinition
+}
+
+function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefinition[] {
+  return cases.map((c) => {
+    const def = definition(c)
+    registry.register(def)
+    return def
+  })
+}
+
+const text = (value: unknown) => JSON.stringify(value)
+
+export default [
+  custom('SCH-1', 'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later', toolCases, async (ctx, cases) => {
+    const registry = await ctx.registry()
+    const defs = registerAll(registry, cases)
+    for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
+    const listed = registry.schemas()
+    if (listed.length !== cases.length) ctx.fail(`schemas() listed ${listed.length} tools for ${cases.length} registered`)
+    for (const entry of listed) {
+      const keys = Reflect.ownKeys(entry as object).map(String).sort()
+      if (text(keys) !== text(['description', 'name', 'parameters'])) ctx.fail(`an entry has keys ${text(keys)}`)
+      const leaked = HOST_FIELDS.filter((f) => text(entry).includes(`"${f}"`) && !text(cases.map((c) => c.parameters)).includes(`"${f}"`))
+      if (leaked.length > 0) ctx.fail(`host fields leaked: ${leaked.join(', ')}`)
+    }
+  }),
+
+  custom('SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later', toolCases, async (ctx, cases) => {
+    const registry = await ctx.registry()
+    registerAll(registry, cases)
+    const before = text(registry.schemas())
+    for (const entry of registry.schemas() as Record<string, unknown>[]) {
+      try {
+        const parameters = entry.parameters as Record<string, unknown>
+        parameters.injected = { type: 'string' }
+        ;(parameters as { type?: unknown }).type = 'array'
+      } catch {
+        // a frozen copy is also detached
+      }
+    }
+    const after = registry.schemas()
+    if (text(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
+    const original = cases.map((c) => text(buildValue(c.parameters)))
+    const listed = (after as { parameters: unknown }[]).map((e) => text(e.parameters))
+    if (text(listed) !== text(original)) ctx.fail('parameters in the projection differ from the registered JSON')
+  }),
+
+  custom('SCH-3', 'the projection is deterministic: same registrations, same order, deep-equal output', toolCases, async (ctx, cases) => {
+    const first = await ctx.registry()
+    const second = await ctx.registry()
+    registerAll(first, cases)
+    registerAll(second, cases)
+    const a = text(first.schemas())
+    if (a !== text(first.schemas())) ctx.fail('two calls to schemas() on one registry differ')
+    if (a !== text(second.schemas())) ctx.fail('two registries with the same registrations project differently')
+  }),
+]

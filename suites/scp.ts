@@ -1,0 +1,18 @@
+/** SCP: scopes. */
+import fc from 'fast-check'
+import { guard } from '../harness/arbitraries/hooks.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { tool } from '../harness/arbitraries/tools.js'
+import { judged } from '../harness/runner/scenario-property.js'
+import type { ToolSpec } from '../harness/scenario/types.js'
+
+/** The same name registered globally and for one agent, so shadowing decides which body runs. */
+const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).map(([global, own, agent]): ToolSpec[] => [
+  { ...global, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {}, render: { kind: 'json-text' } },
+  { ...own, name: global.name, scope: agent, body: { steps: [], outcome: { kind: 'return', value: 2 } }, outputSchema: {}, render: { kind: 'json-text' } },
+])
+
+export default [
+  judged('SCP-1', 'a tool registered for agent A shadows a same-named global tool for A alone; others still see the global one', scenario({ ...quiet, tools: shadowed, calls: { max: 3, agents: true } })),
+  judged('SCP-2', 'a guard registered for agent A applies to A\'s calls only', scenario({ ...quiet, guards: fc.array(guard.map((g) => ({ ...g, scope: g.scope ?? 'A' as const })), { minLength: 1, maxLength: 3 }), calls: { max: 3, agents: true } })),
+]

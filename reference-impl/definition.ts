@@ -1,7 +1,8 @@
 /**
  * Registration checks and the definition snapshot. Honours DEF-1 (output is mandatory, timeoutMs
  * is a positive finite number), DEF-4 (parameters are lossless JSON) and SCH-1 (only whitelisted
- * fields are kept for the model-visible layer; unknown extra fields are never read).
+ * fields are kept for the model-visible layer; unknown extra fields are never read), DEF-3 (the
+ * presentation layer, presentCall and presentResult, is never read or called by the registry).
  */
 import type { JsonValue, ToolDefinition } from '../harness/spec.js'
 import { deepFreeze, describeThrown, snapshotJson } from './json/lossless.js'

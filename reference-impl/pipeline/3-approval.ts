@@ -22,9 +22,10 @@ export async function approve(call: CallState, service: ApprovalService | undefi
   } catch {
     return stop(failure('The approval service failed.'), false)
   }
-  if (outcome === ABORTED || exec.signal.aborted) return stop(aborted(), true)
-  if (outcome === 'allowed-once') return PASS
-  return stop(denied(`Approval was not granted (${describeOutcome(outcome)}).`), true)
+  if (outcome === ABORTED) return stop(aborted(), true)
+  // A refusal stays a refusal even when the caller aborted after it (CAN-4).
+  if (outcome !== 'allowed-once') return stop(denied(`Approval was not granted (${describeOutcome(outcome)}).`), true)
+  return exec.signal.aborted ? stop(aborted(), true) : PASS
 }
 
 function describeOutcome(outcome: unknown): string {

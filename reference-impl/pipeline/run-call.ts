@@ -73,8 +73,9 @@ async function gatesAndBody(stages: Stages, registry: RegistryContext, call: Cal
 async function policyGates(stages: Stages, registry: RegistryContext, call: CallState): Promise<Gate> {
   const decision = await stages.preExecute(call)
   if (decision.kind === 'failed') return { pass: false, result: failure('A pre-execute listener failed.'), runPost: false }
-  if (call.exec.signal.aborted) return { pass: false, result: aborted(), runPost: true }
+  // A denial stays a denial even when the caller aborted meanwhile (CAN-4).
   if (decision.kind === 'deny') return { pass: false, result: failure(decision.reason), runPost: true }
+  if (call.exec.signal.aborted) return { pass: false, result: aborted(), runPost: true }
   if (decision.kind === 'ask') {
     const approval = await stages.approve(call, registry.approval, decision.reason)
     if (!approval.pass) return approval

@@ -8,7 +8,6 @@ import type { ToolExecutionMode } from '../harness/spec.js'
 import { deepFreeze, snapshotJson } from './json/lossless.js'
 import { swallowIfThenable } from './pipeline/abort.js'
 import type { RegistryContext } from './pipeline/call-state.js'
-import { resolveTool } from './pipeline/1-materialize.js'
 
 export const PARALLEL: ToolExecutionMode = Object.freeze({ kind: 'parallel' })
 export const EXCLUSIVE: ToolExecutionMode = Object.freeze({ kind: 'exclusive' })
@@ -18,7 +17,7 @@ export function executionMode(registry: RegistryContext, input: unknown): ToolEx
     if (typeof input !== 'object' || input === null) return EXCLUSIVE
     const { name, arguments: args, agent, parent } = input as Record<string, unknown>
     if (typeof name !== 'string') return EXCLUSIVE
-    const tool = resolveTool(registry, name, agent, parent)
+    const tool = registry.stages.resolveTool(registry, name, agent, parent)
     if (!tool || typeof tool.isConcurrencySafe !== 'function') return EXCLUSIVE
     const snap = snapshotJson(args)
     if (!snap.ok) return EXCLUSIVE

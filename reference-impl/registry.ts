@@ -41,6 +41,8 @@ export interface RegistryOptions {
   codeTimeBudgetMs?: number
   /** The pipeline's stages; mutants swap one. */
   stages?: Stages
+  /** Where tools are kept and looked up; mutants may subclass it. */
+  toolTable?: () => ToolTable
 }
 
 export type ToolRegistry = ReturnType<typeof createRegistry>
@@ -52,7 +54,7 @@ export function createRegistry(options: RegistryOptions = {}) {
   const context: RegistryContext = {
     mode: options.mode ?? 'native',
     approval: options.approval,
-    tools: new ToolTable(),
+    tools: options.toolTable?.() ?? new ToolTable(),
     hooks: {
       pre: new HookList<PreExecuteListener>(),
       guards: new HookList<ToolGuard>(),
@@ -64,6 +66,7 @@ export function createRegistry(options: RegistryOptions = {}) {
     inFlight: new Set(),
     builtins,
     calls: new WeakMap(),
+    stages,
   }
   const execute = (input: ToolExecutionInput): Promise<ToolExecutionResult> => runCall(stages, context, input)
   const classify = (input: ToolExecutionInput): ToolExecutionMode => executionMode(context, input)
@@ -74,6 +77,8 @@ export function createRegistry(options: RegistryOptions = {}) {
       dispatchLogListeners: (agent) => context.hooks.dispatchLog.forCall(agent),
       persist: (event) => events.push(event),
       timeBudgetMs: options.codeTimeBudgetMs ?? 30_000,
+      forwardsConclusion: stages.forwardsConclusion,
+      logDispatch: stages.logDispatch,
     })
     builtins.set(RUN_CODE, readDefinition(transport, []))
   }

@@ -118,6 +118,8 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     if (abortedDuringBody && !result.isError) v('CAN-3', 'a body aborted mid-run was published as a success')
   }
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
+  const preLeftAt = trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === callId ? i : last), -1)
+  if (count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
 
   // finalize and observers
   if (e.tool) {
@@ -125,7 +127,11 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     if (count('finalize') !== expected) v('FIN-2', `finalizeContent ran ${count('finalize')} times, expected ${expected}`)
   }
   const observed = entered.filter((x) => x.stage === 'observer').map((x) => x.index)
-  if (JSON.stringify(observed) !== JSON.stringify(e.observers)) v('RES-1', `observers notified ${JSON.stringify(observed)}, expected ${JSON.stringify(e.observers)}`)
+  if (JSON.stringify(observed) !== JSON.stringify(e.observers)) {
+    const firstMissing = e.observers.findIndex((index, i) => observed[i] !== index)
+    const afterThrow = e.observers.slice(0, Math.max(firstMissing, 0)).some((index) => scenario.observers[index]?.throws)
+    v(afterThrow ? 'RES-4' : 'RES-1', `observers notified ${JSON.stringify(observed)}, expected ${JSON.stringify(e.observers)}`)
+  }
   if (record.observed.some((o) => o !== result)) v('RES-1', 'an observer received a different object than execute resolved with')
 
   // freezing and immutability

@@ -21,6 +21,19 @@ export interface CustomContext {
 }
 
 class CreateFailed extends Error {}
+class OverBudget extends Error {}
+
+/** Custom checks may spend real time (timeouts, workers); past this they count as hung. */
+const CUSTOM_BUDGET_MS = 5000
+
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new OverBudget()), ms)))])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 export function custom<Case>(
   id: string,
@@ -57,8 +70,12 @@ export function custom<Case>(
         fail: (detail) => violations.push({ clause: id, detail }),
       }
       try {
-        await check(ctx, testCase)
+        await withinBudget(check(ctx, testCase), CUSTOM_BUDGET_MS)
       } catch (error) {
+        if (error instanceof OverBudget) {
+          violations.push({ clause: id, detail: `the case ran past its ${CUSTOM_BUDGET_MS} ms budget (a hung call or body)` })
+          return { violations }
+        }
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }
         violations.push({ clause: id, detail: `the check threw: ${describe(error)}` })
       } finally {

@@ -188,16 +188,14 @@ class ScenarioRun {
     return (exec: ToolExecution, next: () => Promise<unknown>): Promise<never> => {
       const call = this.enter('pre', exec, index)
       if (tamper) this.tamper(exec, call)
-      const answer = this.timed(timing, () => this.decide(decision, next))
-      return settleThen(answer, () => this.leave('pre', call, index)) as Promise<never>
+      return settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('pre', call, index)) as Promise<never>
     }
   }
 
   private postListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec) {
     return (exec: ToolExecution, result: unknown, next: () => Promise<unknown>): Promise<never> => {
       const call = this.enter('post', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
-      const answer = this.timed(timing, () => this.decide(decision, next))
-      return settleThen(answer, () => this.leave('post', call, index)) as Promise<never>
+      return settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('post', call, index)) as Promise<never>
     }
   }
 
@@ -230,7 +228,7 @@ class ScenarioRun {
             return Promise.reject(new Error('toolreg: wrapper rejects'))
         }
       }
-      return settleThen(this.timed(spec.timing, act), () => this.leave('wrapper', call, index)) as Promise<never>
+      return settleThen(() => this.timed(spec.timing, act), () => this.leave('wrapper', call, index)) as Promise<never>
     }
   }
 
@@ -437,15 +435,16 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-function settleThen<T>(value: T | Promise<T>, after: () => void): Promise<T> {
-  let promise: Promise<T>
+/** Runs `work` and records leaving the stage when it settles, or at once if it throws. */
+function settleThen<T>(work: () => T | Promise<T>, after: () => void): Promise<T> {
+  let value: T | Promise<T>
   try {
-    promise = Promise.resolve(value)
+    value = work()
   } catch (error) {
     after()
     throw error
   }
-  return promise.finally(after)
+  return Promise.resolve(value).finally(after)
 }
 
 function isErrorResult(result: unknown): boolean | undefined {

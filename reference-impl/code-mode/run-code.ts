@@ -11,14 +11,20 @@ import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/
 import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../../harness/spec.js'
 import { RUN_CODE } from '../definition.js'
 import { WORKER_SOURCE } from './worker-source.js'
-import { logDispatch } from './dispatch-log.js'
 
 export interface CodeTransportHost {
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>
   dispatchLogListeners(agent: unknown): readonly CodeDispatchLogListener[]
   persist(event: CodeDispatchRecord): void
   readonly timeBudgetMs: number
+  /** CTX-3: whether a sub-call's final outcome ends the program's turn. */
+  forwardsConclusion(result: ToolExecutionResult): boolean
+  /** CODE-4: the dispatch-log waterfall. */
+  logDispatch(listeners: readonly CodeDispatchLogListener[], record: CodeDispatchRecord): Promise<CodeDispatchRecord>
 }
+
+/** CTX-3: only an authoritative nested success carrying concludesTurn ends the outer turn. */
+export const forwardsConclusion = (result: ToolExecutionResult): boolean => !result.isError && result.concludesTurn === true
 
 type WorkerMessage =
   | { type: 'call'; id: number; name: string; args: unknown }
@@ -93,10 +99,10 @@ async function dispatch(host: CodeTransportHost, exec: ToolRunContext, subCallId
   const input: ToolExecutionInput = { callId: subCallId, name, arguments: args, signal: exec.signal, parent: exec.token }
   if (exec.agent !== undefined) input.agent = exec.agent
   const result = await host.execute(input)
-  if (!result.isError && result.concludesTurn === true) exec.concludeTurn()
+  if (host.forwardsConclusion(result)) exec.concludeTurn()
   const record = { subCallId, name, isError: result.isError, content: result.content }
   try {
-    host.persist(await logDispatch(host.dispatchLogListeners(exec.agent), record))
+    host.persist(await host.logDispatch(host.dispatchLogListeners(exec.agent), record))
   } catch {
     host.persist(record)
   }

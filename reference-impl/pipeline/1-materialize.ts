@@ -38,7 +38,7 @@ export function materialize(registry: RegistryContext, input: unknown): Material
     )
     return { kind: 'unrouted', exec, result: failure(`Malformed execution input: ${fields}`), agent: undefined }
   }
-  const tool = resolveTool(registry, fields.name, fields.agent, fields.parent)
+  const tool = registry.stages.resolveTool(registry, fields.name, fields.agent, fields.parent)
   const args = snapshotJson(fields.arguments)
   const exec = makeExecution(fields, args.ok ? deepFreeze(args.value) : null)
   if (!tool) return { kind: 'unrouted', exec, result: unknownTool(fields.name), agent: fields.agent }
@@ -87,6 +87,7 @@ function makeExecution(fields: InputFields, args: ToolExecution['arguments']): T
 function newCallState(registry: RegistryContext, exec: ToolExecution, tool: RegisteredTool, agent: unknown): CallState {
   const { hooks } = registry
   return {
+    stages: registry.stages,
     exec,
     tool,
     observers: hooks.observers.forCall(agent),

@@ -7,7 +7,6 @@
  */
 import type { PreToolDecision } from '../../harness/spec.js'
 import type { CallState } from './call-state.js'
-import { runWaterfall } from './waterfall.js'
 
 export type PreOutcome =
   | PreToolDecision
@@ -15,7 +14,7 @@ export type PreOutcome =
   | { kind: 'failed' }
 
 const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
-const MALFORMED_REASON = 'A pre-execute listener returned a malformed decision.'
+export const MALFORMED_REASON = 'A pre-execute listener returned a malformed decision.'
 
 export async function preExecute(call: CallState): Promise<PreOutcome> {
   let malformed = false
@@ -26,7 +25,7 @@ export async function preExecute(call: CallState): Promise<PreOutcome> {
     return { kind: 'deny', reason: MALFORMED_REASON }
   }
   const listeners = call.pre.map((listener) => (next: () => Promise<PreToolDecision>) => listener(call.exec, next))
-  const { decision, threw } = await runWaterfall(listeners, () => ALLOW, normalize)
+  const { decision, threw } = await call.stages.waterfall(listeners, () => ALLOW, normalize)
   if (threw || !decision) return { kind: 'failed' }
   // Fail-closed is sticky: an outer listener cannot turn an inner malformed decision into an allow.
   return malformed ? { kind: 'deny', reason: MALFORMED_REASON } : decision

@@ -13,7 +13,6 @@ import type { ToolExecutionResult, ToolRunContext, UserMessage } from '../../har
 import { checkContent, checkContext } from '../content.js'
 import { aborted, failure } from '../outcomes.js'
 import type { CallState } from './call-state.js'
-import { thrownToResult, valueToResult } from './6-output.js'
 
 export interface ExecuteOutcome {
   readonly result: ToolExecutionResult
@@ -27,8 +26,8 @@ export async function runExecute(call: CallState): Promise<ExecuteOutcome> {
     const wrapper = call.wrappers[index]
     if (!wrapper) return runBody(call, signal).then((result) => remember(produced, result))
     let below: Promise<ToolExecutionResult> | undefined
-    const next = (overrides?: { signal?: AbortSignal }) => (below ??= level(index + 1, fuse(signal, overrides)))
-    return Promise.resolve(wrapper(call.exec, next)).then((made) => remember(produced, normalizeMade(call, made, produced)))
+    const next = (overrides?: { signal?: AbortSignal }) => (below ??= level(index + 1, call.stages.fuseSignals(signal, overrides)))
+    return Promise.resolve(wrapper(call.exec, next)).then((made) => remember(produced, call.stages.acceptWrapperResult(call, made, produced)))
   }
   try {
     return { result: await level(0, call.exec.signal), runPost: true }
@@ -43,7 +42,7 @@ function remember(produced: WeakSet<object>, result: ToolExecutionResult): ToolE
 }
 
 /** EXE-2: a replacement signal adds reasons to abort; it never removes the caller's. */
-function fuse(signal: AbortSignal, overrides: { signal?: AbortSignal } | undefined): AbortSignal {
+export function fuseSignals(signal: AbortSignal, overrides: { signal?: AbortSignal } | undefined): AbortSignal {
   let replacement: unknown
   try {
     replacement = overrides?.signal
@@ -55,7 +54,7 @@ function fuse(signal: AbortSignal, overrides: { signal?: AbortSignal } | undefin
 }
 
 async function runBody(call: CallState, signal: AbortSignal): Promise<ToolExecutionResult> {
-  if (signal.aborted) return aborted()
+  if (call.stages.isCancelled(signal)) return aborted()
   const { tool, exec } = call
   call.bodyOpen = true
   let pending: Promise<unknown>
@@ -63,7 +62,7 @@ async function runBody(call: CallState, signal: AbortSignal): Promise<ToolExecut
     pending = Promise.resolve(tool.execute.call(tool.source, exec.arguments, runContext(call, signal)))
   } catch (error) {
     call.bodyOpen = false
-    return thrownToResult(error)
+    return call.stages.thrownToResult(error)
   }
   call.bodySettled = pending.then(
     () => undefined,
@@ -73,10 +72,10 @@ async function runBody(call: CallState, signal: AbortSignal): Promise<ToolExecut
     const raw = await pending
     call.bodyOpen = false
     if (call.contextError !== undefined) return failure(`Invalid deferred context: ${call.contextError}`, 'INVALID_TOOL_OUTPUT')
-    return valueToResult(call, raw)
+    return call.stages.valueToResult(call, raw)
   } catch (error) {
     call.bodyOpen = false
-    return thrownToResult(error)
+    return call.stages.thrownToResult(error)
   }
 }
 
@@ -104,11 +103,11 @@ function runContext(call: CallState, signal: AbortSignal): ToolRunContext {
 }
 
 /** What a wrapper returned: the result next() gave it, or one it made up (EXE-4). */
-function normalizeMade(call: CallState, made: unknown, produced: WeakSet<object>): ToolExecutionResult {
+export function acceptWrapperResult(call: CallState, made: unknown, produced: WeakSet<object>): ToolExecutionResult {
   if (typeof made === 'object' && made !== null && produced.has(made)) return made as ToolExecutionResult
   if (typeof made !== 'object' || made === null) throw new TypeError('wrapper returned no result')
   const { isError, value, error, content } = made as Record<string, unknown>
-  if (isError === false) return valueToResult(call, value)
+  if (isError === false) return call.stages.valueToResult(call, value)
   if (isError !== true || typeof error !== 'object' || error === null) throw new TypeError('wrapper returned a malformed result')
   const { message, code } = error as Record<string, unknown>
   const text = typeof message === 'string' ? message : 'A tools/execute wrapper ended the call.'

@@ -10,8 +10,6 @@ import { checkContent, checkContexts } from '../content.js'
 import { deepFreeze } from '../json/lossless.js'
 import { failure } from '../outcomes.js'
 import type { CallState } from './call-state.js'
-import { valueToResult } from './6-output.js'
-import { runWaterfall } from './waterfall.js'
 
 export interface PostOutcome {
   readonly result: ToolExecutionResult
@@ -36,7 +34,7 @@ export async function postExecute(call: CallState, result: ToolExecutionResult):
     (listener) => (next: () => Promise<Normalized>) =>
       listener(call.exec, seen, next as () => Promise<PostToolDecision>),
   )
-  const { decision, threw } = await runWaterfall<Normalized>(listeners, () => ACCEPT, normalize)
+  const { decision, threw } = await call.stages.waterfall<Normalized>(listeners, () => ACCEPT, normalize)
   if (threw || !decision) return { result: failure('A post-execute listener failed.'), contexts: [] }
   if (malformed || decision === MALFORMED) return { result: failure('A post-execute listener returned a malformed decision.'), contexts: [] }
   return applyDecision(call, seen, decision)
@@ -49,7 +47,7 @@ function applyDecision(call: CallState, result: ToolExecutionResult, decision: P
   }
   if ('value' in decision) {
     if (result.isError) return { result: failure('A post-execute listener tried to replace the value of a failed result.'), contexts: [] }
-    return { result: valueToResult(call, decision.value), contexts }
+    return { result: call.stages.valueToResult(call, decision.value), contexts }
   }
   if (decision.content) return { result: { ...result, content: decision.content }, contexts }
   return { result, contexts }

@@ -10,6 +10,7 @@ import type {
 import type { ToolExecution, ToolExecutionResult, ToolGuard, UserMessage } from '../../harness/spec.js'
 import type { RegisteredTool } from '../definition.js'
 import type { HookList, ToolTable } from '../layers.js'
+import type { Stages } from './stages.js'
 
 export type CodeModeSetting = 'native' | 'code' | 'both'
 
@@ -34,9 +35,12 @@ export interface RegistryContext {
   readonly builtins: ReadonlyMap<string, RegisteredTool>
   /** Executions by token, for policies (the timeout wrapper) that need the call's tool. */
   readonly calls: WeakMap<ToolExecution, CallState>
+  /** The stage table this registry runs. */
+  readonly stages: Stages
 }
 
 export interface CallState {
+  readonly stages: Stages
   readonly exec: ToolExecution
   /** Snapshotted at entry: re-registering mid-call changes nothing (FIN-1, IN-1). */
   readonly tool: RegisteredTool

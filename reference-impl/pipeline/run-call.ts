@@ -47,26 +47,34 @@ async function settle(stages: Stages, registry: RegistryContext, call: CallState
   }
   await call.bodySettled
   let result = ended.result
-  if (call.exec.signal.aborted && !result.isError) result = aborted()
-  result = withContexts(result, call.contexts)
+  if (stages.isCancelled(call.exec.signal)) result = stages.cancelOutcome(result)
+  result = stages.attachContexts(result, call.contexts)
   if (!ended.runPost) return result
   try {
     const post = await stages.postExecute(call, result)
-    return withContexts(post.result, [...call.contexts, ...post.contexts])
+    return stages.attachContexts(post.result, [...call.contexts, ...post.contexts])
   } catch {
-    return withContexts(failure('The registry failed in post-execute.'), call.contexts)
+    return stages.attachContexts(failure('The registry failed in post-execute.'), call.contexts)
   }
 }
 
-function withContexts(result: ToolExecutionResult, contexts: readonly UserMessage[]): ToolExecutionResult {
+/** CAN-3, CAN-4: after an abort, a success becomes ABORTED; every other outcome stays. */
+export function cancelOutcome(result: ToolExecutionResult): ToolExecutionResult {
+  return result.isError ? result : aborted()
+}
+
+/** CTX-1: the call's contexts ride on its outcome, success or error alike. */
+export function attachContexts(result: ToolExecutionResult, contexts: readonly UserMessage[]): ToolExecutionResult {
   if (contexts.length === 0) return result
   return { ...result, additionalContexts: [...contexts] }
 }
 
+export const isCancelled = (signal: AbortSignal): boolean => signal.aborted
+
 async function gatesAndBody(stages: Stages, registry: RegistryContext, call: CallState) {
   const gate = await policyGates(stages, registry, call)
   if (!gate.pass) return gate
-  if (call.exec.signal.aborted) return { result: aborted(), runPost: true }
+  if (stages.isCancelled(call.exec.signal)) return { result: aborted(), runPost: true }
   return stages.runExecute(call)
 }
 
@@ -75,7 +83,7 @@ async function policyGates(stages: Stages, registry: RegistryContext, call: Call
   if (decision.kind === 'failed') return { pass: false, result: failure('A pre-execute listener failed.'), runPost: false }
   // A denial stays a denial even when the caller aborted meanwhile (CAN-4).
   if (decision.kind === 'deny') return { pass: false, result: failure(decision.reason), runPost: true }
-  if (call.exec.signal.aborted) return { pass: false, result: aborted(), runPost: true }
+  if (stages.isCancelled(call.exec.signal)) return { pass: false, result: aborted(), runPost: true }
   if (decision.kind === 'ask') {
     const approval = await stages.approve(call, registry.approval, decision.reason)
     if (!approval.pass) return approval

@@ -1,0 +1,5 @@
+/** The package's public surface: the adapter contract, the SPEC shapes and the clause catalogue. */
+export type * from './adapter.js'
+export { PROFILES, ERROR_CODES } from './adapter.js'
+export { CLAUSES, CLAUSE_IDS, type Clause, type Level } from './clauses.js'
+export type { CertifyReport, ClauseVerdict, ClauseStatus } from './report/build-report.js'

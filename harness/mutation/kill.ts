@@ -1,0 +1,52 @@
+/**
+ * The kill check: certify a mutant on chosen clauses and say which ones it fails. Used by the
+ * kill-matrix test (targets only) and by `npm run kill-matrix` (every clause).
+ */
+import { readdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ConformanceAdapter } from '../adapter.js'
+import { checkProperty } from '../runner/check-property.js'
+import { applicable } from '../runner/define-suite.js'
+import type { ConformanceProperty } from '../runner/property.js'
+import { PROPERTIES } from '../../suites/index.js'
+
+export interface MutantModule {
+  file: string
+  name: string
+  adapter: ConformanceAdapter
+  targets: string[]
+}
+
+export const MUTANTS_DIR = resolve(new URL('../../fixtures/mutants', import.meta.url).pathname)
+
+export async function loadMutants(dir = MUTANTS_DIR): Promise<MutantModule[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.endsWith('.test.ts')).sort()
+  return Promise.all(
+    files.map(async (file) => {
+      const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: ConformanceAdapter; targets?: string[] }
+      if (!Array.isArray(module.targets) || module.targets.length === 0) throw new Error(`${file} exports no targets`)
+      return { file, name: file.replace(/\.ts$/, ''), adapter: module.default, targets: module.targets }
+    }),
+  )
+}
+
+export interface KillResult {
+  clause: string
+  killed: boolean
+  /** Generated cases before the first failure (runs-to-detection). */
+  numRuns?: number
+  detail?: string
+}
+
+/** Runs the properties of `clauses` against `adapter`; each is killed when it fails. */
+export async function killCheck(adapter: ConformanceAdapter, clauses: readonly string[], options: { runs: number; seed: number }): Promise<KillResult[]> {
+  const chosen: ConformanceProperty[] = PROPERTIES.filter((p) => clauses.includes(p.id) && applicable(p, adapter))
+  const out: KillResult[] = []
+  for (const property of chosen) {
+    const verdict = await checkProperty(property, adapter, { runs: Math.min(options.runs, property.maxRuns ?? options.runs), seed: options.seed })
+    if (verdict.status === 'failed') out.push({ clause: property.id, killed: true, numRuns: verdict.failure.numRuns, detail: verdict.failure.violations[0]?.detail })
+    else out.push({ clause: property.id, killed: false, ...(verdict.status === 'error' ? { detail: verdict.error } : {}) })
+  }
+  return out
+}

@@ -2,14 +2,14 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startVitest } from 'vitest/node'
 import { CLAUSE_IDS } from '../clauses.js'
 import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { CollectingReporter } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
 import { applicable } from '../runner/define-suite.js'
-import { loadAdapter } from '../runner/load-adapter.js'
+import { AdapterLoadError, loadAdapter } from '../runner/load-adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
@@ -29,6 +29,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const unknown = options.clauses.filter((id) => !CLAUSE_IDS.includes(id))
   if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
   const adapter = await loadAdapter(options.adapter)
+  await preflight(adapter)
   const config: CertifyConfig = {
     ...(options.adapter ? { adapterPath: resolve(options.adapter) } : {}),
     runs: options.runs ?? DEFAULT_RUNS,
@@ -39,6 +40,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const total = PROPERTIES.filter((p) => applicable(p, adapter, options.clauses)).length
   const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
   const started = Date.now()
+  const { startVitest } = await import('vitest/node')
   const vitest = await startVitest('test', [], {
     root: PACKAGE_ROOT,
     config: false,
@@ -64,6 +66,21 @@ export async function certify(options: CertifyOptions): Promise<number> {
   console.log(formatMatrix(report))
   if (options.json) await writeAtomically(options.json, report)
   return exitCode(report, options.strict)
+}
+
+/** One clear line for an adapter that cannot even build a registry, instead of a failure per clause. */
+async function preflight(adapter: ConformanceAdapter): Promise<void> {
+  let registry: RegistryUnderTest
+  try {
+    registry = await adapter.create({})
+  } catch (error) {
+    throw new AdapterLoadError(`adapter ${adapter.name}: create() threw: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  try {
+    await registry.dispose?.()
+  } catch (error) {
+    throw new AdapterLoadError(`adapter ${adapter.name}: dispose() threw: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }
 
 async function writeAtomically(file: string, report: CertifyReport): Promise<void> {

@@ -1,12 +1,10 @@
 /** The `toolreg` command line: parse, dispatch, and map every error to its exit code. */
 import { parseArgs } from 'node:util'
 import { CLAUSES } from '../clauses.js'
-import { InvalidCounterexample } from '../runner/counterexample.js'
-import { AdapterLoadError } from '../runner/load-adapter.js'
-import { certify } from './certify.js'
-import { replay } from './replay.js'
-import { smoke } from './smoke.js'
 import { USAGE, UsageError } from './usage.js'
+
+/** Errors that are the user's input, not toolreg's: one line, exit 2. */
+const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample'])
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -31,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (command) {
       case 'certify':
-        return await certify({
+        return await (await import('./certify.js')).certify({
           ...(values.adapter ? { adapter: values.adapter } : {}),
           ...(values.runs !== undefined ? { runs: positiveInt('--runs', values.runs) } : {}),
           ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
@@ -40,9 +38,9 @@ export async function main(argv: string[]): Promise<number> {
           strict: values.strict === true,
         })
       case 'replay':
-        return await replay(rest[0], values.adapter)
+        return await (await import('./replay.js')).replay(rest[0], values.adapter)
       case 'smoke':
-        return await smoke(values.adapter)
+        return await (await import('./smoke.js')).smoke(values.adapter)
       case 'clauses':
         for (const c of CLAUSES) console.log(`${c.id.padEnd(7)} ${c.level.padEnd(5)} ${c.profile.padEnd(8)} ${c.rule}`)
         return 0
@@ -54,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`toolreg: ${(error as Error).message}\n\n${USAGE}`)
       return 2
     }
-    if (error instanceof AdapterLoadError || error instanceof InvalidCounterexample) {
+    if (error instanceof Error && INPUT_ERRORS.has(error.constructor.name)) {
       console.error(`toolreg: ${error.message}`)
       return 2
     }

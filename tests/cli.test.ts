@@ -1,0 +1,75 @@
+// The command line as a user meets it: exit codes, one-line errors, reports, replay.
+import { readFile, mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { CertifyReport } from '../harness/report/build-report.js'
+
+const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
+
+describe('toolreg certify on a broken adapter (MODE-2: any truthy classifier answer is parallel)', () => {
+  let dir: string
+  let report: CertifyReport
+  let exitCode: number | undefined
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'toolreg-cli-'))
+    const run = await toolreg('certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--runs', '30', '--seed', '7', '--json', join(dir, 'report.json'))
+    exitCode = run.exitCode
+    report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as CertifyReport
+  }, 120_000)
+
+  it('MODE-2 fails and only MODE-2 fails; the run exits 1', () => {
+    expect(exitCode).toBe(1)
+    expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
+    expect(report.summary.untested).toBe(4)
+  })
+
+  it('MODE-2 the shrunk counterexample replays: still failing on the mutant, passing on the reference', async () => {
+    const file = report.clauses.find((c) => c.id === 'MODE-2')?.counterexample
+    expect(file).toBeTypeOf('string')
+    const onMutant = await toolreg('replay', file!, '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts')
+    expect(onMutant.exitCode).toBe(1)
+    const onReference = await toolreg('replay', file!)
+    expect(onReference.exitCode).toBe(0)
+  }, 60_000)
+})
+
+describe.concurrent('bad input exits 2 with one line naming the problem', () => {
+  it.each([
+    ['a missing adapter module', ['certify', '--adapter', 'fixtures/adapters/nope.ts'], /not found/],
+    ['an adapter without a default export', ['certify', '--adapter', 'fixtures/adapters/broken/no-default-export.ts'], /no default export/],
+    ['an adapter whose create() throws', ['certify', '--adapter', 'fixtures/adapters/broken/create-throws.ts'], /create\(\) threw/],
+    ['an unknown clause ID', ['certify', '--clause', 'PRE-99'], /unknown clause ID\(s\): PRE-99/],
+    ['an unknown flag', ['certify', '--frobnicate'], /Unknown option/],
+    ['a non-numeric --runs', ['certify', '--runs', 'many'], /--runs needs a positive integer/],
+    ['an unknown command', ['frobnicate'], /unknown command/],
+  ])('%s', async (_label, args, message) => {
+    const run = await toolreg(...args)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(message)
+  }, 30_000)
+
+  it('a replay file that is not a scenario names the first invalid field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'toolreg-replay-'))
+    const file = join(dir, 'bad.json')
+    await writeFile(file, JSON.stringify({ toolreg: 'counterexample', version: 1, clause: 'PRE-3', property: 'x', adapter: 'x', seed: 1, path: '0', schedule: [], violations: [], case: { version: 1, config: {}, tools: [{ name: 7 }], pre: [], guards: [], wrappers: [], post: [], observers: [], calls: [] } }))
+    const run = await toolreg('replay', file)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(/case\/tools\/0/)
+  }, 30_000)
+})
+
+describe.concurrent('toolreg smoke and help', () => {
+  it('smoke passes the reference', async () => {
+    const run = await toolreg('smoke')
+    expect(run.exitCode).toBe(0)
+  }, 30_000)
+
+  it('help lists the commands', async () => {
+    const run = await toolreg('--help')
+    expect(run.exitCode).toBe(0)
+    expect(run.stdout).toMatch(/certify/)
+    expect(run.stdout).toMatch(/replay/)
+  }, 30_000)
+})

@@ -1,9 +1,9 @@
 /** `toolreg certify`: the suites run as vitest tests; the verdicts become the clause matrix. */
-import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CLAUSE_IDS } from '../clauses.js'
-import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
+import { buildReport, exitCode } from '../report/build-report.js'
+import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { CollectingReporter } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
@@ -14,12 +14,11 @@ import { PROPERTIES } from '../../suites/index.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
 
-export interface CertifyOptions {
+export interface CertifyOptions extends ReportTargets {
   adapter?: string
   runs?: number
   seed?: number
   clauses: string[]
-  json?: string
   strict: boolean
 }
 
@@ -64,7 +63,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
     version: TOOLREG_VERSION,
   })
   console.log(formatMatrix(report))
-  if (options.json) await writeAtomically(options.json, report)
+  await writeReports(report, options)
   return exitCode(report, options.strict)
 }
 
@@ -81,12 +80,4 @@ async function preflight(adapter: ConformanceAdapter): Promise<void> {
   } catch (error) {
     throw new AdapterLoadError(`adapter ${adapter.name}: dispose() threw: ${error instanceof Error ? error.message : String(error)}`)
   }
-}
-
-async function writeAtomically(file: string, report: CertifyReport): Promise<void> {
-  const target = resolve(file)
-  await mkdir(dirname(target), { recursive: true })
-  const temp = `${target}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify(report, null, 2)}\n`)
-  await rename(temp, target)
 }

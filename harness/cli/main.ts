@@ -4,7 +4,7 @@ import { CLAUSES } from '../clauses.js'
 import { USAGE, UsageError } from './usage.js'
 
 /** Errors that are the user's input, not toolreg's: one line, exit 2. */
-const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample'])
+const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'InvalidReport'])
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -18,6 +18,10 @@ export async function main(argv: string[]): Promise<number> {
         seed: { type: 'string' },
         clause: { type: 'string', multiple: true },
         json: { type: 'string' },
+        junit: { type: 'string' },
+        markdown: { type: 'string' },
+        html: { type: 'string' },
+        badge: { type: 'string' },
         strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -35,6 +39,10 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
           clauses: values.clause ?? [],
           ...(values.json ? { json: values.json } : {}),
+          ...(values.junit ? { junit: values.junit } : {}),
+          ...(values.markdown ? { markdown: values.markdown } : {}),
+          ...(values.html ? { html: values.html } : {}),
+          ...(values.badge ? { badge: values.badge } : {}),
           strict: values.strict === true,
         })
       case 'replay':

@@ -4,7 +4,8 @@ export class UsageError extends Error {}
 export const USAGE = `toolreg — property-based conformance kit for AI-agent tool registries
 
 Usage:
-  toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--json <file>] [--strict]
+  toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict]
+                  [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg replay <counterexample.json> [--adapter <module>]
   toolreg smoke [--adapter <module>]
   toolreg clauses
@@ -24,7 +25,11 @@ Options:
   --runs N            Generated cases per property (default 100).
   --seed N            Seed for generation (default: random, printed in the report).
   --clause ID         Check only this clause (repeatable).
-  --json <file>       Write the report as JSON.
+  --json <file>       Write the report as JSON (validated against reports/schema/).
+  --junit <file>      Write JUnit XML: one testcase per clause.
+  --markdown <file>   Write a Markdown summary for a pull-request comment.
+  --html <file>       Write a self-contained HTML report with failure timelines.
+  --badge <file>      Write a shields.io endpoint badge JSON.
   --strict            Fail on S (recommended) clauses too.
   -h, --help          Show this help.
 `

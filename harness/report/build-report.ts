@@ -2,6 +2,7 @@
  * The certification report as data: every clause of SPEC.md with a status — passed, failed,
  * untested (with the reason) or not-applicable to the declared profiles. Formats come later.
  */
+import { relative } from 'node:path'
 import type { ConformanceAdapter } from '../adapter.js'
 import { CLAUSES, type Clause } from '../clauses.js'
 import type { CollectedResult } from '../runner/collecting-reporter.js'
@@ -16,9 +17,12 @@ export interface ClauseVerdict {
   status: ClauseStatus
   reason?: string
   counterexample?: string
+  /** Cases the property ran (when it passed) or ran before its first failure. */
+  numRuns?: number
 }
 
 export interface CertifyReport {
+  schemaVersion: 1
   toolreg: string
   adapter: { name: string; version?: string; profiles: string[] }
   seed: number
@@ -55,17 +59,19 @@ export function buildReport(input: ReportInput): CertifyReport {
     const results = input.results.filter((r) => r.clause === clause.id)
     if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
     const failed = results.find((r) => r.status === 'failed')
-    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: failed.counterexample } : {}) }
+    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}) }
     const broken = results.find((r) => r.status === 'error')
     if (broken) {
       errors.push(`${clause.id}: ${broken.error ?? broken.errorText ?? 'error'}`)
       return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? broken.errorText ?? 'error'}` }
     }
-    return { ...base, status: 'passed' }
+    const passed = results[0]
+    return { ...base, status: 'passed', ...(passed?.numRuns !== undefined ? { numRuns: passed.numRuns } : {}) }
   })
   for (const r of input.results) if (r.clause === 'adapter') errors.push(r.error ?? r.errorText ?? 'adapter error')
   const count = (status: ClauseStatus) => clauses.filter((c) => c.status === status).length
   return {
+    schemaVersion: 1,
     toolreg: input.version,
     adapter: { name: input.adapter.name, ...(input.adapter.version ? { version: input.adapter.version } : {}), profiles: [...input.adapter.profiles] },
     seed: input.seed,

@@ -3,8 +3,9 @@
  * and path, violations and trace), written as JSON and read back for `toolreg replay`. Reading
  * validates the file with ajv and names the first invalid field.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeAtomically } from '../report/write-file.js'
 import AjvModule from 'ajv'
 import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
 import type { Failure } from './check-property.js'
@@ -64,12 +65,7 @@ export function toFile(clause: string, property: string, adapter: string, failur
 
 export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
-  const target = join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`)
-  await mkdir(dirname(target), { recursive: true })
-  const temp = `${target}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`)
-  await rename(temp, target)
-  return target
+  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify(file, null, 2)}\n`)
 }
 
 export class InvalidCounterexample extends Error {}

@@ -1,0 +1,23 @@
+/** A Markdown summary fit for a pull-request comment. */
+import type { CertifyReport } from './build-report.js'
+
+export function toMarkdown(report: CertifyReport): string {
+  const s = report.summary
+  const failed = report.clauses.filter((c) => c.status === 'failed')
+  const requiredApplicable = report.clauses.filter((c) => c.level === 'R' && c.status !== 'not-applicable')
+  const requiredPassed = requiredApplicable.filter((c) => c.status === 'passed').length
+  const lines = [
+    `### toolreg: ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} — ${failed.length === 0 && report.errors.length === 0 ? 'conformant' : 'not conformant'}`,
+    '',
+    `**${requiredPassed}/${requiredApplicable.length}** required clauses pass · ${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable`,
+    `Profiles: ${report.adapter.profiles.join(', ')} · seed \`${report.seed}\` · ${report.runs} runs per property · ${(report.durationMs / 1000).toFixed(1)} s`,
+  ]
+  if (failed.length > 0) {
+    lines.push('', '| clause | level | why | replay |', '|---|---|---|---|')
+    for (const c of failed) lines.push(`| ${c.id} | ${c.level} | ${(c.reason ?? '').replace(/\|/g, '\\|').slice(0, 200)} | ${c.counterexample ? `\`npx toolreg replay ${c.counterexample}\`` : ''} |`)
+  }
+  if (report.errors.length > 0) lines.push('', '**Errors**', ...report.errors.map((e) => `- ${e}`))
+  const untested = report.clauses.filter((c) => c.status === 'untested')
+  if (untested.length > 0) lines.push('', `<details><summary>${untested.length} untested</summary>`, '', ...untested.map((c) => `- ${c.id}: ${c.reason ?? ''}`), '', '</details>')
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,29 @@
+/** Writes every requested format from the one in-memory report (validated before any write). */
+import { toBadge } from './badge.js'
+import type { CertifyReport } from './build-report.js'
+import { loadCounterexamples } from './counterexamples.js'
+import { toHtml } from './html.js'
+import { toJunit } from './junit.js'
+import { toMarkdown } from './markdown.js'
+import { assertValidReport } from './validate-report.js'
+import { writeAtomically } from './write-file.js'
+
+export interface ReportTargets {
+  json?: string
+  junit?: string
+  markdown?: string
+  html?: string
+  badge?: string
+}
+
+export async function writeReports(report: CertifyReport, targets: ReportTargets): Promise<string[]> {
+  assertValidReport(report)
+  const counterexamples = targets.junit || targets.html ? await loadCounterexamples(report) : new Map()
+  const written: string[] = []
+  if (targets.json) written.push(await writeAtomically(targets.json, `${JSON.stringify(report, null, 2)}\n`))
+  if (targets.junit) written.push(await writeAtomically(targets.junit, toJunit(report, counterexamples)))
+  if (targets.markdown) written.push(await writeAtomically(targets.markdown, toMarkdown(report)))
+  if (targets.html) written.push(await writeAtomically(targets.html, toHtml(report, counterexamples)))
+  if (targets.badge) written.push(await writeAtomically(targets.badge, `${JSON.stringify(toBadge(report), null, 2)}\n`))
+  return written
+}

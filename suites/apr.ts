@@ -10,8 +10,8 @@ const asking: fc.Arbitrary<PreSpec[]> = fc
   .map(([before, value, t]) => [...before, { timing: t, decision: { kind: 'returns', value } as DecisionSpec }])
 
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
-  { weight: 1, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
+  { weight: 2, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
 )
 
 export default [

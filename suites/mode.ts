@@ -59,6 +59,7 @@ export default [
     registry.register(liveTool('exclusive_tool', { execute: body(false) }))
     const entered: string[] = []
     registry.onPreExecute(async (exec, next) => {
+      if (batchAbort.signal.aborted) ctx.fail(`${exec.callId} started after the batch's signal aborted`)
       entered.push(exec.callId)
       return next()
     })

@@ -8,7 +8,11 @@ import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js
 import { validOutput } from './outputs.js'
 
 export const timing: fc.Arbitrary<Timing> = fc.constantFrom('sync', 'await')
-export const scope = fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined, freq: 3 })
+/** Mostly global, sometimes scoped to an agent: a scoped hook only meets calls from its agent. */
+export const scope = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<'A' | 'B' | undefined>(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom<'A' | 'B' | undefined>('A', 'B') },
+)
 
 /** The three well-formed pre-execute decisions. */
 export const wellFormedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
@@ -72,7 +76,7 @@ export const guard: fc.Arbitrary<GuardSpec> = fc.record(
     verdict: fc.oneof(
       { weight: 4, arbitrary: fc.constant({ kind: 'pass' as const }) },
       { weight: 2, arbitrary: fc.string({ maxLength: 5 }).map((s) => ({ kind: 'returns' as const, value: s as ValueDesc })) },
-      { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '', { $: 'promise', value: null }, {}, { $: 'undefined' }).map((value) => ({ kind: 'returns' as const, value })) },
+      { weight: 3, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '', { $: 'promise', value: null }, {}, { $: 'undefined' }).map((value) => ({ kind: 'returns' as const, value })) },
       { weight: 1, arbitrary: fc.constant({ kind: 'throws' as const }) },
     ),
   },

@@ -2,8 +2,11 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CLAUSE_IDS } from '../clauses.js'
-import { buildReport, exitCode } from '../report/build-report.js'
+import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
+import { mergeReports } from '../report/merge.js'
+import { inShard, type Shard } from '../runner/shard.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
+import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { CollectingReporter } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
@@ -15,6 +18,12 @@ import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
 
 export interface CertifyOptions extends ReportTargets {
+  baseline?: string
+  shard?: Shard
+  /** The regression corpus directory (default reports/corpus); false turns it off. */
+  corpus?: string | false
+  /** Campaign mode: repeat with fresh seeds until this many milliseconds have passed. */
+  durationMs?: number
   adapter?: string
   runs?: number
   seed?: number
@@ -27,6 +36,7 @@ const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export async function certify(options: CertifyOptions): Promise<number> {
   const unknown = options.clauses.filter((id) => !CLAUSE_IDS.includes(id))
   if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
+  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
   const adapter = await loadAdapter(options.adapter)
   await preflight(adapter)
   const config: CertifyConfig = {
@@ -35,8 +45,26 @@ export async function certify(options: CertifyOptions): Promise<number> {
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
     clauses: options.clauses,
     counterexampleDir: resolve('reports/counterexamples'),
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.corpus !== false ? { corpusDir: resolve(options.corpus ?? 'reports/corpus') } : {}),
   }
-  const total = PROPERTIES.filter((p) => applicable(p, adapter, options.clauses)).length
+  const rounds: CertifyReport[] = []
+  const deadline = Date.now() + (options.durationMs ?? 0)
+  do {
+    const round = { ...config, seed: config.seed + rounds.length }
+    rounds.push(await certifyOnce(adapter, round, options))
+    if (options.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${round.seed}), ${Math.max(0, Math.round((deadline - Date.now()) / 1000))}s left`)
+  } while (Date.now() < deadline)
+  const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
+  const report = baseline ? applyBaseline(built, baseline) : built
+  console.log(formatMatrix(report))
+  await writeReports(report, options)
+  return exitCode(report, options.strict)
+}
+
+/** One certification run through vitest: the suites as tests, the verdicts as a report. */
+async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, options: CertifyOptions): Promise<CertifyReport> {
+  const total = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i)).length
   const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
   const started = Date.now()
   const { startVitest } = await import('vitest/node')
@@ -51,7 +79,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
     passWithNoTests: true,
   })
   await vitest.close()
-  const report = buildReport({
+  return buildReport({
     adapter,
     seed: config.seed,
     runs: config.runs,
@@ -61,10 +89,8 @@ export async function certify(options: CertifyOptions): Promise<number> {
     selected: options.clauses,
     unhandled: reporter.unhandled,
     version: TOOLREG_VERSION,
+    ...(options.shard ? { shard: options.shard } : {}),
   })
-  console.log(formatMatrix(report))
-  await writeReports(report, options)
-  return exitCode(report, options.strict)
 }
 
 /** One clear line for an adapter that cannot even build a registry, instead of a failure per clause. */

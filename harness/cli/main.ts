@@ -1,10 +1,11 @@
 /** The `toolreg` command line: parse, dispatch, and map every error to its exit code. */
 import { parseArgs } from 'node:util'
 import { CLAUSES } from '../clauses.js'
+import { parseShard } from '../runner/shard.js'
 import { USAGE, UsageError } from './usage.js'
 
 /** Errors that are the user's input, not toolreg's: one line, exit 2. */
-const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'InvalidReport'])
+const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'InvalidReport', 'InvalidBaseline', 'MergeError'])
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -22,6 +23,11 @@ export async function main(argv: string[]): Promise<number> {
         markdown: { type: 'string' },
         html: { type: 'string' },
         badge: { type: 'string' },
+        baseline: { type: 'string' },
+        shard: { type: 'string' },
+        corpus: { type: 'string' },
+        'no-corpus': { type: 'boolean' },
+        duration: { type: 'string' },
         strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -38,13 +44,15 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.runs !== undefined ? { runs: positiveInt('--runs', values.runs) } : {}),
           ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
           clauses: values.clause ?? [],
-          ...(values.json ? { json: values.json } : {}),
-          ...(values.junit ? { junit: values.junit } : {}),
-          ...(values.markdown ? { markdown: values.markdown } : {}),
-          ...(values.html ? { html: values.html } : {}),
-          ...(values.badge ? { badge: values.badge } : {}),
+          ...reportTargets(values),
+          ...(values.baseline ? { baseline: values.baseline } : {}),
+          ...(values.shard !== undefined ? { shard: shard(values.shard) } : {}),
+          ...(values['no-corpus'] ? { corpus: false as const } : values.corpus ? { corpus: values.corpus } : {}),
+          ...(values.duration !== undefined ? { durationMs: duration(values.duration) } : {}),
           strict: values.strict === true,
         })
+      case 'merge':
+        return await (await import('./merge.js')).merge(rest, reportTargets(values), values.strict === true)
       case 'replay':
         return await (await import('./replay.js')).replay(rest[0], values.adapter)
       case 'smoke':
@@ -67,6 +75,25 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`toolreg: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return 2
   }
+}
+
+function reportTargets(values: Record<string, unknown>) {
+  const targets: Record<string, string> = {}
+  for (const key of ['json', 'junit', 'markdown', 'html', 'badge']) if (typeof values[key] === 'string') targets[key] = values[key] as string
+  return targets
+}
+
+function shard(raw: string) {
+  const parsed = parseShard(raw)
+  if (!parsed) throw new UsageError(`--shard needs i/n with 1 <= i <= n, got "${raw}"`)
+  return parsed
+}
+
+/** "90s", "10m", "1h" or plain seconds. */
+function duration(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(raw)
+  if (!match) throw new UsageError(`--duration needs a time like 90s, 10m or 1h, got "${raw}"`)
+  return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 's' | 'm' | 'h']
 }
 
 function positiveInt(flag: string, raw: string): number {

@@ -1,6 +1,6 @@
 /** `toolreg replay`: re-run exactly one saved counterexample (its case and its schedule). */
-import fc from 'fast-check'
 import { readCounterexample } from '../runner/counterexample.js'
+import { replayScheduler } from '../runner/replay-scheduler.js'
 import { loadAdapter } from '../runner/load-adapter.js'
 import { violationsOf } from '../runner/property.js'
 import { SCENARIO_PROPERTIES } from '../runner/scenario-property.js'
@@ -13,7 +13,7 @@ export async function replay(file: string | undefined, adapterPath: string | und
   const property = PROPERTIES.find((p) => p.id === ce.clause)
   if (!property) throw new UsageError(`${file}: no property checks clause ${ce.clause}`)
   const adapter = await loadAdapter(adapterPath)
-  const outcome = await property.run(adapter, ce.case, fc.schedulerFor(ce.schedule))
+  const outcome = await property.run(adapter, ce.case, replayScheduler(ce.schedule))
   if (outcome.adapterError) {
     console.error(`adapter error: ${outcome.adapterError}`)
     return 2

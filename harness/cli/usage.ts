@@ -6,6 +6,7 @@ export const USAGE = `toolreg — property-based conformance kit for AI-agent to
 Usage:
   toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict]
                   [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
+  toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg replay <counterexample.json> [--adapter <module>]
   toolreg smoke [--adapter <module>]
   toolreg clauses
@@ -14,6 +15,7 @@ Commands:
   certify   Check every clause of the contract against a registry (default: the bundled reference)
             and print the clause matrix. Exit 0 when every applicable R clause passes (S too with
             --strict), 1 when a clause fails, 2 on a harness or adapter error.
+  merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format.
   replay    Re-run exactly the scenario of a saved counterexample. Exit 0 if it now passes, 1 if it
             still fails, 2 if the file or adapter is unusable.
   smoke     Check the adapter's wiring (create, register, one call, dispose) before certifying.
@@ -31,5 +33,12 @@ Options:
   --html <file>       Write a self-contained HTML report with failure timelines.
   --badge <file>      Write a shields.io endpoint badge JSON.
   --strict            Fail on S (recommended) clauses too.
+  --shard i/n         Run the i-th of n deterministic shares of the properties (merge with toolreg merge).
+  --corpus <dir>      The regression corpus (default reports/corpus): its cases run first, and every
+                      new counterexample is added. --no-corpus turns it off.
+  --duration <time>   Campaign mode: repeat with fresh seeds until the time (90s, 10m, 1h) is up.
+  --baseline <file>   Known failures (YAML or JSON: known-failures: [{clause, reason}]). Listed
+                      clauses may fail without failing the run; a listed clause that passes is
+                      stale and fails the run.
   -h, --help          Show this help.
 `

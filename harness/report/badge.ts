@@ -2,7 +2,7 @@
 import type { CertifyReport } from './build-report.js'
 
 export function toBadge(report: CertifyReport): { schemaVersion: 1; label: string; message: string; color: string } {
-  const failed = report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)
+  const failed = report.clauses.filter((c) => (c.status === 'failed' && c.baseline !== 'expected-failure') || c.baseline === 'stale').map((c) => c.id)
   if (report.errors.length > 0) return { schemaVersion: 1, label: 'toolreg', message: 'error', color: 'lightgrey' }
   if (failed.length > 0) {
     const shown = failed.length > 4 ? `${failed.slice(0, 4).join(', ')} +${failed.length - 4}` : failed.join(', ')

@@ -7,6 +7,8 @@ import type { ConformanceAdapter } from '../adapter.js'
 import { CLAUSES, type Clause } from '../clauses.js'
 import type { CollectedResult } from '../runner/collecting-reporter.js'
 import type { ConformanceProperty } from '../runner/property.js'
+import { formatShard, shardOf, type Shard } from '../runner/shard.js'
+import { OTHER_SHARD } from './merge.js'
 
 export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
 
@@ -19,6 +21,9 @@ export interface ClauseVerdict {
   counterexample?: string
   /** Cases the property ran (when it passed) or ran before its first failure. */
   numRuns?: number
+  /** Set by a known-failures baseline: an expected failure, or an entry that now passes. */
+  baseline?: 'expected-failure' | 'stale'
+  baselineReason?: string
 }
 
 export interface CertifyReport {
@@ -33,6 +38,8 @@ export interface CertifyReport {
   summary: { passed: number; failed: number; untested: number; notApplicable: number }
   /** Errors of the harness or the adapter itself: any makes the run exit 2. */
   errors: string[]
+  /** Set on a shard's report: `i/n`. */
+  shard?: string
 }
 
 export interface ReportInput {
@@ -45,6 +52,7 @@ export interface ReportInput {
   selected: readonly string[]
   unhandled: readonly string[]
   version: string
+  shard?: Shard
 }
 
 export function buildReport(input: ReportInput): CertifyReport {
@@ -56,10 +64,11 @@ export function buildReport(input: ReportInput): CertifyReport {
     if (!profiles.has(clause.profile)) return { ...base, status: 'not-applicable', reason: `the adapter does not declare the "${clause.profile}" profile` }
     if (!input.properties.some((p) => p.id === clause.id)) return { ...base, status: 'untested', reason: 'no property covers this clause yet' }
     if (input.selected.length > 0 && !input.selected.includes(clause.id)) return { ...base, status: 'untested', reason: 'not selected (--clause)' }
+    if (input.shard && !shardOf(input.properties, input.shard).has(clause.id)) return { ...base, status: 'untested', reason: `${OTHER_SHARD} (this is shard ${formatShard(input.shard)})` }
     const results = input.results.filter((r) => r.clause === clause.id)
     if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
     const failed = results.find((r) => r.status === 'failed')
-    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}) }
+    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}), ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}) }
     const broken = results.find((r) => r.status === 'error')
     if (broken) {
       errors.push(`${clause.id}: ${broken.error ?? broken.errorText ?? 'error'}`)
@@ -81,12 +90,15 @@ export function buildReport(input: ReportInput): CertifyReport {
     clauses,
     summary: { passed: count('passed'), failed: count('failed'), untested: count('untested'), notApplicable: count('not-applicable') },
     errors,
+    ...(input.shard ? { shard: formatShard(input.shard) } : {}),
   }
 }
 
 /** 0 when every applicable R clause passes (S too when strict), 1 when one fails, 2 on errors. */
 export function exitCode(report: CertifyReport, strict: boolean): 0 | 1 | 2 {
   if (report.errors.length > 0) return 2
-  const failing = report.clauses.filter((c) => c.status === 'failed' && (c.level === 'R' || (strict && c.level === 'S')))
-  return failing.length > 0 ? 1 : 0
+  const binding = (c: ClauseVerdict) => c.level === 'R' || (strict && c.level === 'S')
+  const failing = report.clauses.filter((c) => c.status === 'failed' && binding(c) && c.baseline !== 'expected-failure')
+  const stale = report.clauses.filter((c) => c.baseline === 'stale')
+  return failing.length > 0 || stale.length > 0 ? 1 : 0
 }

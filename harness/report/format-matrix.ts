@@ -13,7 +13,8 @@ export function formatMatrix(report: CertifyReport): string {
       lines.push(f)
     }
     const note = c.status === 'passed' ? '' : `  ${c.reason ?? ''}${c.counterexample ? ` → ${c.counterexample}` : ''}`
-    lines.push(`  ${c.id.padEnd(7)} ${c.level.padEnd(5)} ${MARK[c.status].padEnd(8)}${note}`)
+    const baseline = c.baseline === 'expected-failure' ? '  (expected by the baseline)' : c.baseline === 'stale' ? '  STALE baseline entry: this clause passes now' : ''
+    lines.push(`  ${c.id.padEnd(7)} ${c.level.padEnd(5)} ${MARK[c.status].padEnd(8)}${note}${baseline}`)
   }
   const s = report.summary
   lines.push('', `${s.passed} passed, ${s.failed} failed, ${s.untested} untested, ${s.notApplicable} not applicable — seed ${report.seed}, ${report.runs} runs per property, ${(report.durationMs / 1000).toFixed(1)}s`)

@@ -17,6 +17,8 @@ export function toJunit(report: CertifyReport, counterexamples: Counterexamples)
     const cases = clauses.map((c) => {
       const name = `${c.id} [${c.level}${c.profile === 'core' ? '' : `, ${c.profile}`}]`
       const open = `    <testcase classname="toolreg.${family}" name="${escape(name)}">`
+      if (c.baseline === 'stale') return `${open}\n      <failure message="stale baseline entry" type="baseline">${escape(`${c.id} passes now; remove it from the baseline (${c.baselineReason ?? ''})`)}</failure>\n    </testcase>`
+      if (c.baseline === 'expected-failure') return `${open}<skipped message="${escape(`expected failure (baseline): ${c.baselineReason ?? ''}`)}"/></testcase>`
       if (c.status === 'passed') return `${open}</testcase>`
       if (c.status !== 'failed') return `${open}<skipped message="${escape(`${c.status}: ${c.reason ?? ''}`)}"/></testcase>`
       const ce = counterexamples.get(c.id)

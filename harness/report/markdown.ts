@@ -3,11 +3,13 @@ import type { CertifyReport } from './build-report.js'
 
 export function toMarkdown(report: CertifyReport): string {
   const s = report.summary
-  const failed = report.clauses.filter((c) => c.status === 'failed')
+  const failed = report.clauses.filter((c) => c.status === 'failed' && c.baseline !== 'expected-failure')
+  const expected = report.clauses.filter((c) => c.baseline === 'expected-failure')
+  const stale = report.clauses.filter((c) => c.baseline === 'stale')
   const requiredApplicable = report.clauses.filter((c) => c.level === 'R' && c.status !== 'not-applicable')
   const requiredPassed = requiredApplicable.filter((c) => c.status === 'passed').length
   const lines = [
-    `### toolreg: ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} — ${failed.length === 0 && report.errors.length === 0 ? 'conformant' : 'not conformant'}`,
+    `### toolreg: ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} — ${failed.length === 0 && stale.length === 0 && report.errors.length === 0 ? (expected.length > 0 ? 'conformant except known failures' : 'conformant') : 'not conformant'}`,
     '',
     `**${requiredPassed}/${requiredApplicable.length}** required clauses pass · ${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable`,
     `Profiles: ${report.adapter.profiles.join(', ')} · seed \`${report.seed}\` · ${report.runs} runs per property · ${(report.durationMs / 1000).toFixed(1)} s`,
@@ -16,6 +18,8 @@ export function toMarkdown(report: CertifyReport): string {
     lines.push('', '| clause | level | why | replay |', '|---|---|---|---|')
     for (const c of failed) lines.push(`| ${c.id} | ${c.level} | ${(c.reason ?? '').replace(/\|/g, '\\|').slice(0, 200)} | ${c.counterexample ? `\`npx toolreg replay ${c.counterexample}\`` : ''} |`)
   }
+  if (stale.length > 0) lines.push('', `**Stale baseline entries** (these pass now; remove them): ${stale.map((c) => c.id).join(', ')}`)
+  if (expected.length > 0) lines.push('', `Known failures (baseline): ${expected.map((c) => `${c.id} — ${c.baselineReason ?? ''}`).join('; ')}`)
   if (report.errors.length > 0) lines.push('', '**Errors**', ...report.errors.map((e) => `- ${e}`))
   const untested = report.clauses.filter((c) => c.status === 'untested')
   if (untested.length > 0) lines.push('', `<details><summary>${untested.length} untested</summary>`, '', ...untested.map((c) => `- ${c.id}: ${c.reason ?? ''}`), '', '</details>')

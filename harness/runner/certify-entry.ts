@@ -11,7 +11,14 @@ const config = inject('toolreg')
 
 try {
   const adapter = await loadAdapter(config.adapterPath)
-  defineConformanceSuite(adapter, { runs: config.runs, seed: config.seed, clauses: config.clauses, counterexampleDir: config.counterexampleDir })
+  defineConformanceSuite(adapter, {
+    runs: config.runs,
+    seed: config.seed,
+    clauses: config.clauses,
+    counterexampleDir: config.counterexampleDir,
+    ...(config.shard ? { shard: config.shard } : {}),
+    ...(config.corpusDir ? { corpusDir: config.corpusDir } : {}),
+  })
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error)
   test('adapter', ({ task }) => {

@@ -8,14 +8,15 @@ import type { ConformanceAdapter } from '../adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import { violationsOf, type ConformanceProperty } from './property.js'
+import { replayScheduler } from './replay-scheduler.js'
 
 export interface CheckOptions {
   runs: number
   seed: number
   /** Replay one failing path of a previous run (fast-check's `path`). */
   path?: string
-  /** Cases to run first, before generation (the regression corpus, a replayed file). */
-  examples?: unknown[]
+  /** Cases to run first, before generation (the regression corpus), each with its schedule. */
+  examples?: readonly { testCase: unknown; schedule: number[] }[]
 }
 
 export interface Failure {
@@ -52,7 +53,7 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     numRuns: options.runs,
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
-    ...(options.examples?.length ? { examples: options.examples.map((c) => [c, fc.schedulerFor([])] as [unknown, fc.Scheduler]) } : {}),
+    ...(options.examples?.length ? { examples: options.examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
     endOnFailure: false,
   })
   if (!details.failed) return { status: 'passed', numRuns: details.numRuns }

@@ -8,6 +8,10 @@ export interface CertifyConfig {
   clauses: string[]
   /** Where counterexample files go. */
   counterexampleDir: string
+  /** Run only this share of the properties. */
+  shard?: { index: number; count: number }
+  /** The regression corpus: replayed first, and every new counterexample is added. */
+  corpusDir?: string
 }
 
 export const DEFAULT_RUNS = 100

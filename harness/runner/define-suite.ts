@@ -7,11 +7,13 @@
  */
 import { describe, test } from 'vitest'
 import type { ConformanceAdapter } from '../adapter.js'
-import { SUITES } from '../../suites/index.js'
+import { PROPERTIES, SUITES } from '../../suites/index.js'
+import { shardOf, type Shard } from './shard.js'
 import { checkProperty } from './check-property.js'
 import { DEFAULT_RUNS } from './config.js'
 import { toFile, writeCounterexample } from './counterexample.js'
 import { formatFailure } from './format-failure.js'
+import { addToCorpus, loadCorpus } from './corpus.js'
 import type { ConformanceProperty } from './property.js'
 
 export interface SuiteOptions {
@@ -20,6 +22,10 @@ export interface SuiteOptions {
   clauses?: readonly string[]
   /** Where counterexample files are written; default reports/counterexamples. */
   counterexampleDir?: string
+  /** Run only this share of the properties (`--shard i/n`). */
+  shard?: Shard
+  /** The regression corpus directory: its cases run first, and new counterexamples are added. */
+  corpusDir?: string
 }
 
 /** What a test reports to the reporter beside pass/fail. */
@@ -48,14 +54,16 @@ export function applicable(property: ConformanceProperty, adapter: ConformanceAd
 export function defineConformanceSuite(adapter: ConformanceAdapter, options: SuiteOptions = {}): void {
   const runs = options.runs ?? DEFAULT_RUNS
   const seed = options.seed ?? Date.now() % 2 ** 31
+  const inThisShard = shardOf(PROPERTIES, options.shard)
   for (const [family, properties] of Object.entries(SUITES)) {
-    const chosen = properties.filter((p) => applicable(p, adapter, options.clauses))
+    const chosen = properties.filter((p) => applicable(p, adapter, options.clauses) && inThisShard.has(p.id))
     if (chosen.length === 0) continue
     describe(family.toUpperCase(), () => {
       for (const property of chosen) {
         test(property.title, async ({ task }) => {
           const base: PropertyMeta = { clause: property.id, level: property.level, profile: property.profile, status: 'passed' }
-          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed })
+          const examples = options.corpusDir ? await loadCorpus(options.corpusDir, property.id) : []
+          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed, examples })
           if (verdict.status === 'passed') {
             task.meta.toolreg = { ...base, numRuns: verdict.numRuns }
             return
@@ -65,8 +73,10 @@ export function defineConformanceSuite(adapter: ConformanceAdapter, options: Sui
             throw new Error(`adapter error: ${verdict.error}`)
           }
           const { failure } = verdict
-          const file = await writeCounterexample(options.counterexampleDir ?? 'reports/counterexamples', toFile(property.id, property.title, adapter.name, failure))
-          task.meta.toolreg = { ...base, status: 'failed', counterexample: file, violations: failure.violations }
+          const found = toFile(property.id, property.title, adapter.name, failure)
+          const file = await writeCounterexample(options.counterexampleDir ?? 'reports/counterexamples', found)
+          if (options.corpusDir) await addToCorpus(options.corpusDir, found)
+          task.meta.toolreg = { ...base, status: 'failed', numRuns: failure.numRuns, counterexample: file, violations: failure.violations }
           throw new Error(formatFailure(property.title, failure, file))
         })
       }

@@ -1,0 +1,34 @@
+/**
+ * Merging shard reports into one report with the same schema: each clause takes its verdict from
+ * the shard that ran it. Reports of different adapters, seeds or depths do not merge.
+ */
+import type { CertifyReport, ClauseStatus, ClauseVerdict } from './build-report.js'
+
+export class MergeError extends Error {}
+
+export const OTHER_SHARD = 'in another shard'
+const RANK: Record<ClauseStatus, number> = { failed: 3, passed: 2, untested: 1, 'not-applicable': 0 }
+
+/** `acrossSeeds` combines the rounds of a campaign (same adapter, fresh seeds): the worst verdict wins. */
+export function mergeReports(reports: readonly CertifyReport[], options: { acrossSeeds?: boolean } = {}): CertifyReport {
+  const [first] = reports
+  if (!first) throw new MergeError('merge needs at least one report')
+  for (const r of reports) {
+    const same = r.adapter.name === first.adapter.name && (options.acrossSeeds || r.seed === first.seed) && r.runs === first.runs && r.clauses.length === first.clauses.length
+    if (!same) throw new MergeError(`cannot merge: reports differ in adapter, seed, runs or clause list (${first.adapter.name} seed ${first.seed} vs ${r.adapter.name} seed ${r.seed})`)
+  }
+  const clauses = first.clauses.map((clause, i): ClauseVerdict => {
+    const candidates = reports.map((r) => r.clauses[i]!).filter((c) => !(c.status === 'untested' && c.reason?.startsWith(OTHER_SHARD)))
+    if (candidates.length === 0) return clause
+    return candidates.reduce((worst, c) => (RANK[c.status] > RANK[worst.status] ? c : worst))
+  })
+  const count = (status: ClauseStatus) => clauses.filter((c) => c.status === status).length
+  const { shard: _shard, ...rest } = first
+  return {
+    ...rest,
+    durationMs: options.acrossSeeds ? reports.reduce((sum, r) => sum + r.durationMs, 0) : Math.max(...reports.map((r) => r.durationMs)),
+    clauses,
+    summary: { passed: count('passed'), failed: count('failed'), untested: count('untested'), notApplicable: count('not-applicable') },
+    errors: [...new Set(reports.flatMap((r) => r.errors))],
+  }
+}

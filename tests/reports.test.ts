@@ -1,0 +1,89 @@
+// CI gating: every report format from one run, the JSON schema, the known-failures baseline,
+// shards that merge into the unsharded verdicts, and the regression corpus.
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { CertifyReport } from '../harness/report/build-report.js'
+import { assertValidReport } from '../harness/report/validate-report.js'
+
+const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
+const MUTANT = 'fixtures/mutants/mode-truthy-classifier.ts'
+const readReport = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as CertifyReport
+const verdicts = (r: CertifyReport) => r.clauses.map((c) => `${c.id}:${c.status}`)
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolreg-reports-'))
+})
+
+describe('report formats', () => {
+  it.each([
+    ['the reference', []],
+    ['a mutant', ['--adapter', MUTANT]],
+  ])('certify writes JSON, JUnit, Markdown, HTML and a badge for %s, and the JSON validates', async (label, adapter) => {
+    const out = (name: string) => join(dir, `${label.replace(/\W/g, '')}-${name}`)
+    const run = await toolreg('certify', ...adapter, '--runs', '10', '--seed', '5', '--no-corpus', '--json', out('r.json'), '--junit', out('r.xml'), '--markdown', out('r.md'), '--html', out('r.html'), '--badge', out('b.json'))
+    expect(run.exitCode).toBe(adapter.length === 0 ? 0 : 1)
+    const report = await readReport(out('r.json'))
+    expect(() => assertValidReport(report)).not.toThrow()
+    expect(await readFile(out('r.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="70"/)
+    expect(await readFile(out('r.md'), 'utf8')).toMatch(/required clauses pass/)
+    expect(await readFile(out('r.html'), 'utf8')).toMatch(/data-testid="matrix"/)
+    const badge = JSON.parse(await readFile(out('b.json'), 'utf8')) as { message: string }
+    expect(badge.message).toBe(adapter.length === 0 ? '61/61 R' : 'failing: MODE-2')
+  }, 120_000)
+})
+
+describe('known-failures baseline', () => {
+  it('a baseline listing the mutant\'s failing clause makes its run exit 0; without the fault the entry is stale (exit 1)', async () => {
+    const baseline = join(dir, 'baseline.yaml')
+    await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n    reason: truthy classifiers are parallel until v2\n')
+    const onMutant = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--clause', 'MODE-1', '--runs', '20', '--seed', '3', '--no-corpus', '--baseline', baseline)
+    expect(onMutant.exitCode).toBe(0)
+    const onReference = await toolreg('certify', '--clause', 'MODE-2', '--runs', '20', '--seed', '3', '--no-corpus', '--baseline', baseline)
+    expect(onReference.exitCode).toBe(1)
+    expect(onReference.stdout).toMatch(/STALE baseline entry/)
+  }, 120_000)
+
+  it('a baseline entry without a reason is refused (exit 2)', async () => {
+    const baseline = join(dir, 'no-reason.yaml')
+    await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n')
+    const run = await toolreg('certify', '--clause', 'MODE-2', '--baseline', baseline)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(/reason/)
+  }, 30_000)
+})
+
+describe('shards', () => {
+  it('two shards merged equal an unsharded run\'s verdicts', async () => {
+    const common = ['--adapter', MUTANT, '--runs', '10', '--seed', '11', '--no-corpus']
+    const [whole, first, second] = await Promise.all([
+      toolreg('certify', ...common, '--json', join(dir, 'whole.json')),
+      toolreg('certify', ...common, '--shard', '1/2', '--json', join(dir, 'shard1.json')),
+      toolreg('certify', ...common, '--shard', '2/2', '--json', join(dir, 'shard2.json')),
+    ])
+    expect([whole.exitCode, first.exitCode]).toContain(1)
+    expect(second.exitCode).not.toBe(2)
+    const merged = await toolreg('merge', join(dir, 'shard1.json'), join(dir, 'shard2.json'), '--json', join(dir, 'merged.json'))
+    expect(merged.exitCode).toBe(whole.exitCode)
+    expect(verdicts(await readReport(join(dir, 'merged.json')))).toEqual(verdicts(await readReport(join(dir, 'whole.json'))))
+  }, 180_000)
+})
+
+describe('regression corpus', () => {
+  it('a counterexample is saved once to the corpus and found again first on the next run', async () => {
+    const corpus = join(dir, 'corpus')
+    const args = ['certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '30', '--corpus', corpus]
+    const first = await toolreg(...args, '--seed', '1')
+    expect(first.exitCode).toBe(1)
+    const saved = await readdir(join(corpus, 'MODE-2'))
+    expect(saved).toHaveLength(1)
+    const again = await toolreg(...args, '--seed', '2', '--json', join(dir, 'again.json'))
+    expect(again.exitCode).toBe(1)
+    expect((await readReport(join(dir, 'again.json'))).clauses.find((c) => c.id === 'MODE-2')?.numRuns).toBe(1)
+    expect(existsSync(join(corpus, 'MODE-2'))).toBe(true)
+  }, 120_000)
+})

@@ -1,15 +1,17 @@
 /** CAN: cancellation is cooperative and quiescent. */
 import fc from 'fast-check'
-import { preListener, wrapper } from '../harness/arbitraries/hooks.js'
+import { preListener } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
 import { poisoned } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { ToolSpec, ValueDesc } from '../harness/scenario/types.js'
+import type { DecisionSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
+/** Gates that let the call through, each pausing at a scheduler point where the abort can land. */
+const passing = fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'returns', value: { kind: 'allow' } })
 const awaitingGates = {
-  pre: fc.array(preListener().map((p) => ({ ...p, timing: 'await' as const })), { maxLength: 2 }),
-  wrappers: fc.array(wrapper.map((w) => ({ ...w, timing: 'await' as const })), { maxLength: 2 }),
+  pre: fc.array(preListener(passing).map((p) => ({ ...p, timing: 'await' as const })), { minLength: 1, maxLength: 2 }),
+  wrappers: fc.array(fc.record({ timing: fc.constant('await' as const), action: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }) }), { maxLength: 2 }),
 }
 const longTools = fc.uniqueArray(tool({ longRunning: true }), { minLength: 1, maxLength: 2, selector: (t) => t.name })
 const erroringTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }))

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { postListener } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { bodyStep, tool } from '../harness/arbitraries/tools.js'
+import { bodyStep, succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contextDesc } from '../harness/arbitraries/values.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -13,13 +13,13 @@ import type { JsonValue } from '../harness/spec.js'
 const deferring = tool().chain((t) =>
   fc.array(fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))), { minLength: 1, maxLength: 4 }).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
 )
-const concluding = tool().map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } }))
+const concluding = fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } }))
 
 type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
 
 export default [
   judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(postListener, { maxLength: 1 }) })),
-  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded', scenario({ tools: fc.array(fc.oneof(concluding, tool()), { minLength: 1, maxLength: 2 }).filter((ts) => new Set(ts.map((t) => t.name)).size === ts.length) })),
+  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded', scenario({ ...quiet, tools: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }), post: fc.array(postListener, { maxLength: 1 }) })),
 
   custom('CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it', fc.array(fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }), { minLength: 1, maxLength: 3 }), async (ctx, subCalls) => {
     const registry = await ctx.registry({ mode: 'code' })

@@ -1,7 +1,8 @@
 /** FIN: finalizeContent, the tool's last mile. */
 import fc from 'fast-check'
-import { finalizer, tool } from '../harness/arbitraries/tools.js'
-import { defaults, scenario } from '../harness/arbitraries/scenario.js'
+import { finalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import { preDecision, preListener } from '../harness/arbitraries/hooks.js'
+import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
@@ -41,6 +42,7 @@ export default [
   }),
   judged('FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry', scenario({
     tools: finalizing(finalizer),
+    pre: fc.array(preListener(preDecision({ malformed: 2, failing: 3 })), { maxLength: 2 }),
     approval: defaults.approval,
     calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
   })),
@@ -48,5 +50,9 @@ export default [
     tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer)),
     calls: { max: 2 },
   })),
-  judged('FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error', scenario({ tools: finalizing(fc.constant<FinalizeSpec>({ kind: 'throws' })), calls: { max: 2 } })),
+  judged('FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error', scenario({
+    ...quiet,
+    tools: fc.array(fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, finalize: { kind: 'throws' } })), { minLength: 1, maxLength: 1 }),
+    calls: { max: 2 },
+  })),
 ]

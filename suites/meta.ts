@@ -1,14 +1,14 @@
 /** META: nothing non-serialisable is published. */
 import fc from 'fast-check'
 import { postListener } from '../harness/arbitraries/hooks.js'
-import { scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, ToolSpec } from '../harness/scenario/types.js'
 
 /** A tool that smuggles an unserialisable value through one of its channels. */
-const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(tool(), fc.nat(3), poisoned, unserialisable).map(([t, channel, bad, leaf]): ToolSpec => {
+const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable).map(([t, channel, bad, leaf]): ToolSpec => {
   const base: ToolSpec = { ...t, outputSchema: {}, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
   if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
   if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
@@ -19,6 +19,7 @@ const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'retur
 
 export default [
   judged('META-1', 'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — turns the outcome into an error', scenario({
+    ...quiet,
     tools: fc.array(smuggling, { minLength: 1, maxLength: 1 }),
     post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
   })),

@@ -1,12 +1,25 @@
 /** PST: tools/post-execute. */
 import fc from 'fast-check'
 import { postListener, preListener } from '../harness/arbitraries/hooks.js'
+import { validOutput } from '../harness/arbitraries/outputs.js'
+import { contentDesc } from '../harness/arbitraries/values.js'
+import { isContent as isValidContent } from '../harness/oracle/predict.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
 
-const posts = fc.array(postListener, { minLength: 1, maxLength: 2 })
+/** Decisions that change a result, most of all the ones PST-1 allows: new content, a new value, a block. */
+const changing: fc.Arbitrary<PostSpec> = fc.record({
+  timing: fc.constantFrom('sync' as const, 'await' as const),
+  decision: fc.oneof(
+    { weight: 3, arbitrary: contentDesc.filter(isValidContent).map((content): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content } })) },
+    { weight: 2, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
+    { weight: 2, arbitrary: contentDesc.map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
+    { weight: 2, arbitrary: postListener.map((p) => p.decision) },
+  ),
+})
+const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.constantFrom<DecisionSpec>(
     { kind: 'returns', value: { kind: 'accept', value: { ok: true } } },
@@ -18,7 +31,11 @@ const resurrecting: fc.Arbitrary<PostSpec[]> = fc
 const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: {}, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
 
 export default [
-  judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({ ...quiet, post: posts })),
+  judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({
+    ...quiet,
+    tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+    post: posts,
+  })),
   judged('PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success', scenario({
     ...quiet,
     tools: fc.array(fc.oneof(failingTool, tool()), { minLength: 1, maxLength: 1 }),

@@ -23,7 +23,7 @@ export default [
     const result = await registry.execute(input('slow'))
     if (result.isError) ctx.fail(`the overrunning body ended as an error (${codeOf(registry, result)})`)
     if (bodySignal?.aborted) ctx.fail('the body\'s signal was aborted although no deadline applies')
-  }, 'core', 12),
+  }, 'core', 12, 1000),
 
   custom('TMO-2', 'with the timeout policy, a body still running at timeoutMs sees its signal abort, and the outcome is TOOL_TIMEOUT only once the body has settled', fc.record({
     timeoutMs: fc.integer({ min: 1, max: 4 }),
@@ -56,5 +56,5 @@ export default [
     if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(`the outcome is ${result.isError ? codeOf(registry, result) : 'a success'}, expected TOOL_TIMEOUT`)
     const fast = await registry.execute(input('fast'))
     if (fast.isError) ctx.fail('a body finishing at once was timed out')
-  }, 'timeout', 12),
+  }, 'timeout', 12, 1000),
 ]

@@ -124,3 +124,10 @@ export const plainTool = (name = 'read_file'): ToolSpec => ({
 })
 
 export const validValue = validOutput
+
+/** A tool whose body succeeds with a valid value and plain projections: outcomes other hooks can change. */
+export const succeedingTool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec> =>
+  fc.tuple(tool(options), validOutput).map(([t, output]): ToolSpec => {
+    const { finalize: _finalize, meta: _meta, ...rest } = t
+    return { ...rest, outputSchema: output.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((s) => s.kind !== 'defer'), outcome: { kind: 'return', value: output.value } } }
+  })

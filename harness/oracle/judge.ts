@@ -153,7 +153,7 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   const tokens = new Set(entered.map((x) => x.token))
   if (tokens.size > 1) v('IN-3', 'stages of one call saw different tokens')
 
-  const decidedAt = decisionPoint(trace, callId, e, bodyLeftAt)
+  const decidedAt = decisionPoint(trace, callId, e)
   judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt)
 }
 
@@ -167,13 +167,17 @@ function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | un
   return open
 }
 
-/** Where the outcome was settled as an error that an abort must not replace (CAN-4); -1 if none. */
-function decisionPoint(trace: Trace, callId: string, e: Expected, bodyLeftAt: number): number {
+/**
+ * From where the outcome is an error an abort must not replace (CAN-4); -1 if none. A tool's own
+ * error is its body's once the body has started; a denial is the deciding listener's once it was
+ * entered (the registry must await it: PRE-6).
+ */
+function decisionPoint(trace: Trace, callId: string, e: Expected): number {
   const clause = e.outcome.clause
-  if (clause === 'OUT-3' || clause === 'OUT-4') return bodyLeftAt
+  if (clause === 'OUT-3' || clause === 'OUT-4') return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
   if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
   let seen = 0
-  return trace.events.findIndex((x) => x.ev === 'leave' && x.stage === 'pre' && x.call === callId && ++seen === e.preEntered)
+  return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'pre' && x.call === callId && ++seen === e.preEntered)
 }
 
 function bodyStopClause(e: Expected): string {

@@ -211,7 +211,7 @@ function madeUp(raw: ValueDesc, tool: ToolSpec): { runPost: boolean; outcome: Pr
   const error = readField(result, 'error')
   const value = readField(result, 'value')
   if (isError === THROWS || error === THROWS || value === THROWS) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
-  if (isError === false) return { runPost: true, outcome: successOf(tool, value ?? { $: 'undefined' }, 'EXE-4', [], false) }
+  if (isError === false) return { runPost: true, outcome: successOf(tool, value === undefined ? { $: 'undefined' } : value, 'EXE-4', [], false) }
   if (isError === true && error !== undefined && isObjectDesc(error) && !Array.isArray(error)) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
   return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
 }
@@ -289,7 +289,7 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (hasValue && hasContent) return failed
   if (hasValue) {
     if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts }
-    return successOf(tool, (value ?? { $: 'undefined' }) as ValueDesc, 'PST-1', contexts, before.concludes ?? false)
+    return successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts, before.concludes ?? false)
   }
   if (hasContent) {
     if (!isContent(content as ValueDesc)) return failed

@@ -15,6 +15,8 @@ export interface CheckOptions {
   seed: number
   /** Replay one failing path of a previous run (fast-check's `path`). */
   path?: string
+  /** Shrink a failure to a minimal case (default); off when only detection matters (kill checks). */
+  shrink?: boolean
   /** Cases to run first, before generation (the regression corpus), each with its schedule. */
   examples?: readonly { testCase: unknown; schedule: number[] }[]
 }
@@ -54,7 +56,7 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
     ...(options.examples?.length ? { examples: options.examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
-    endOnFailure: false,
+    endOnFailure: options.shrink === false,
   })
   if (!details.failed) return { status: 'passed', numRuns: details.numRuns }
   const error = details.errorInstance

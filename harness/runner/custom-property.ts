@@ -42,6 +42,7 @@ export function custom<Case>(
   check: (ctx: CustomContext, testCase: Case) => Promise<void>,
   profile?: Profile,
   maxRuns?: number,
+  budgetMs = CUSTOM_BUDGET_MS,
 ): ConformanceProperty<Case> {
   const clause = clauseById.get(id)
   if (!clause || clause.level === 'claim') throw new Error(`custom(): ${id} is not a certifiable clause`)
@@ -70,10 +71,10 @@ export function custom<Case>(
         fail: (detail) => violations.push({ clause: id, detail }),
       }
       try {
-        await withinBudget(check(ctx, testCase), CUSTOM_BUDGET_MS)
+        await withinBudget(check(ctx, testCase), budgetMs)
       } catch (error) {
         if (error instanceof OverBudget) {
-          violations.push({ clause: id, detail: `the case ran past its ${CUSTOM_BUDGET_MS} ms budget (a hung call or body)` })
+          violations.push({ clause: id, detail: `the case ran past its ${budgetMs} ms budget (a hung call or body)` })
           return { violations }
         }
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }

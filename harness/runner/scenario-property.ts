@@ -9,7 +9,7 @@ import type { CaseOutcome, ConformanceProperty } from './property.js'
 import type { ConformanceAdapter } from '../adapter.js'
 
 /** The per-case time budget: a hung implementation is a failure naming its stage, not a hung run. */
-export const CASE_BUDGET_MS = 2000
+export const CASE_BUDGET_MS = 1000
 
 export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario, scheduler?: fc.Scheduler): Promise<CaseOutcome> {
   const trace = await runScenario(adapter, scenario, { ...(scheduler ? { scheduler } : {}), budgetMs: CASE_BUDGET_MS })

@@ -54,7 +54,7 @@ function applyDecision(call: CallState, result: ToolExecutionResult, decision: P
 }
 
 /** One of the PostToolDecision shapes with checked parts, or MALFORMED (PST-3). */
-function normalizePostDecision(raw: unknown): Normalized {
+export function normalizePostDecision(raw: unknown): Normalized {
   if (typeof raw !== 'object' || raw === null) return MALFORMED
   try {
     const d = raw as Record<string, unknown>

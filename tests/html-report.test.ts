@@ -1,0 +1,52 @@
+// The HTML report in a real browser (Debian's chromium driven by playwright-core): the matrix
+// lists every clause, the filters work, and a failure's timeline renders. `.ci/run` installs
+// chromium; elsewhere set TOOLREG_CHROMIUM or `apt-get install chromium`.
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { execa } from 'execa'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLAUSES } from '../harness/clauses.js'
+
+const executablePath = process.env.TOOLREG_CHROMIUM ?? '/usr/bin/chromium'
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+let browser: Browser
+let page: string
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) throw new Error(`chromium not found at ${executablePath}: apt-get install chromium, or set TOOLREG_CHROMIUM`)
+  const dir = await mkdtemp(join(tmpdir(), 'toolreg-html-'))
+  page = join(dir, 'report.html')
+  const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '20', '--seed', '9', '--no-corpus', '--html', page], { reject: false })
+  expect(run.exitCode).toBe(1)
+  browser = await chromium.launch({ executablePath, args: FLAGS, headless: true })
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the HTML report in headless Chromium', () => {
+  it('lists every clause of the contract and filters to the failure, whose timeline renders', async () => {
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    const requests: string[] = []
+    tab.on('request', (r) => requests.push(r.url()))
+    await tab.goto(pathToFileURL(page).href)
+    const ids = await tab.locator('[data-testid=matrix] tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id))
+    expect(ids).toEqual(CLAUSES.map((c) => c.id))
+    await tab.getByRole('button', { name: 'failed', exact: true }).click()
+    expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(1)
+    await tab.getByRole('searchbox').fill('MODE')
+    expect(await tab.locator('[data-testid=matrix] tbody tr:visible').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id))).toEqual(['MODE-2'])
+    const failure = tab.locator('[data-testid=failure]#failure-MODE-2')
+    await expect.poll(() => failure.locator('[data-testid=timeline] .bar').count()).toBeGreaterThan(0)
+    expect(await failure.locator('[data-testid=timeline] .settled').count()).toBeGreaterThan(0)
+    await mkdir(resolve('reports'), { recursive: true })
+    await tab.screenshot({ path: resolve('reports/html-report.png'), fullPage: true })
+    expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([])
+  }, 60_000)
+})

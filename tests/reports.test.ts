@@ -87,3 +87,14 @@ describe('regression corpus', () => {
     expect(existsSync(join(corpus, 'MODE-2'))).toBe(true)
   }, 120_000)
 })
+
+describe('coverage of the implementation under test', () => {
+  it('--coverage puts a summary in the JSON report and the full output under reports/coverage', async () => {
+    const run = await toolreg('certify', '--clause', 'PRE-1', '--clause', 'OUT-1', '--runs', '10', '--seed', '2', '--no-corpus', '--coverage', '--json', join(dir, 'coverage.json'))
+    expect(run.exitCode).toBe(0)
+    const report = await readReport(join(dir, 'coverage.json'))
+    expect(report.coverage?.include).toEqual(['reference-impl/**/*.ts'])
+    expect(report.coverage?.lines).toBeGreaterThan(0)
+    expect(existsSync('reports/coverage/coverage-summary.json')).toBe(true)
+  }, 120_000)
+})

@@ -5,6 +5,7 @@ import { CLAUSE_IDS } from '../clauses.js'
 import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
 import { mergeReports } from '../report/merge.js'
 import { inShard, type Shard } from '../runner/shard.js'
+import { COVERAGE_DIR, coverageGlobs, coverageOptions, readCoverageSummary } from '../report/coverage.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
@@ -24,6 +25,8 @@ export interface CertifyOptions extends ReportTargets {
   corpus?: string | false
   /** Campaign mode: repeat with fresh seeds until this many milliseconds have passed. */
   durationMs?: number
+  /** Measure which lines of the implementation the suites exercised (globs; [] = the adapter's folder). */
+  coverage?: string[]
   adapter?: string
   runs?: number
   seed?: number
@@ -77,8 +80,10 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
     provide: { toolreg: config },
     testTimeout: 10 * 60_000,
     passWithNoTests: true,
+    ...(options.coverage ? { coverage: coverageOptions(options.coverage, config.adapterPath) } : {}),
   })
   await vitest.close()
+  const coverage = options.coverage ? await readCoverageSummary(COVERAGE_DIR, coverageGlobs(options.coverage, config.adapterPath)) : undefined
   return buildReport({
     adapter,
     seed: config.seed,
@@ -90,6 +95,7 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
     unhandled: reporter.unhandled,
     version: TOOLREG_VERSION,
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(coverage ? { coverage } : {}),
   })
 }
 

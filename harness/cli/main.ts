@@ -28,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
         corpus: { type: 'string' },
         'no-corpus': { type: 'boolean' },
         duration: { type: 'string' },
+        coverage: { type: 'boolean' },
+        'coverage-include': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -49,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.shard !== undefined ? { shard: shard(values.shard) } : {}),
           ...(values['no-corpus'] ? { corpus: false as const } : values.corpus ? { corpus: values.corpus } : {}),
           ...(values.duration !== undefined ? { durationMs: duration(values.duration) } : {}),
+          ...(values.coverage || values['coverage-include'] ? { coverage: values['coverage-include'] ?? [] } : {}),
           strict: values.strict === true,
         })
       case 'merge':

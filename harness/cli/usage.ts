@@ -36,6 +36,10 @@ Options:
   --shard i/n         Run the i-th of n deterministic shares of the properties (merge with toolreg merge).
   --corpus <dir>      The regression corpus (default reports/corpus): its cases run first, and every
                       new counterexample is added. --no-corpus turns it off.
+  --coverage          Measure which lines of the implementation the suites exercised (summary in
+                      the JSON and HTML reports, full output under reports/coverage/).
+  --coverage-include <glob>  What counts as the implementation (repeatable; default: the
+                      adapter module's folder, or reference-impl/ for the bundled reference).
   --duration <time>   Campaign mode: repeat with fresh seeds until the time (90s, 10m, 1h) is up.
   --baseline <file>   Known failures (YAML or JSON: known-failures: [{clause, reason}]). Listed
                       clauses may fail without failing the run; a listed clause that passes is

@@ -9,6 +9,7 @@ import type { CollectedResult } from '../runner/collecting-reporter.js'
 import type { ConformanceProperty } from '../runner/property.js'
 import { formatShard, shardOf, type Shard } from '../runner/shard.js'
 import { OTHER_SHARD } from './merge.js'
+import type { CoverageSummary } from './coverage.js'
 
 export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
 
@@ -40,6 +41,8 @@ export interface CertifyReport {
   errors: string[]
   /** Set on a shard's report: `i/n`. */
   shard?: string
+  /** With --coverage: how much of the implementation the suites exercised (percentages). */
+  coverage?: CoverageSummary
 }
 
 export interface ReportInput {
@@ -53,6 +56,7 @@ export interface ReportInput {
   unhandled: readonly string[]
   version: string
   shard?: Shard
+  coverage?: CoverageSummary
 }
 
 export function buildReport(input: ReportInput): CertifyReport {
@@ -91,6 +95,7 @@ export function buildReport(input: ReportInput): CertifyReport {
     summary: { passed: count('passed'), failed: count('failed'), untested: count('untested'), notApplicable: count('not-applicable') },
     errors,
     ...(input.shard ? { shard: formatShard(input.shard) } : {}),
+    ...(input.coverage ? { coverage: input.coverage } : {}),
   }
 }
 

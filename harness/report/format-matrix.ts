@@ -18,6 +18,7 @@ export function formatMatrix(report: CertifyReport): string {
   }
   const s = report.summary
   lines.push('', `${s.passed} passed, ${s.failed} failed, ${s.untested} untested, ${s.notApplicable} not applicable — seed ${report.seed}, ${report.runs} runs per property, ${(report.durationMs / 1000).toFixed(1)}s`)
+  if (report.coverage) lines.push(`coverage of the implementation: ${report.coverage.lines}% lines, ${report.coverage.branches}% branches (reports/coverage/)`)
   for (const error of report.errors) lines.push(`error: ${error}`)
   return lines.join('\n')
 }

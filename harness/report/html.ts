@@ -87,6 +87,7 @@ pre{background:#f6f8fa;padding:.75rem;overflow:auto;max-height:30rem}
 <body>
 <h1>toolreg: ${esc(report.adapter.name)}${report.adapter.version ? ` ${esc(report.adapter.version)}` : ''}</h1>
 <p>${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable — profiles ${esc(report.adapter.profiles.join(', '))}, seed ${report.seed}, ${report.runs} runs per property, toolreg ${esc(report.toolreg)}</p>
+${report.coverage ? `<p data-testid="coverage">Coverage of the implementation: ${report.coverage.lines}% lines · ${report.coverage.statements}% statements · ${report.coverage.functions}% functions · ${report.coverage.branches}% branches (full report under reports/coverage/)</p>` : ''}
 ${report.errors.length > 0 ? `<ul class="errors">${report.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 <div class="filters">
   <button data-filter="all" class="on">all</button><button data-filter="failed">failed</button><button data-filter="passed">passed</button><button data-filter="untested">untested</button><button data-filter="not-applicable">not applicable</button>

@@ -98,3 +98,13 @@ describe('coverage of the implementation under test', () => {
     expect(existsSync('reports/coverage/coverage-summary.json')).toBe(true)
   }, 120_000)
 })
+
+describe('campaign mode', () => {
+  it('--duration repeats the certification with fresh seeds until the time is up and saves what it finds', async () => {
+    const corpus = join(dir, 'campaign-corpus')
+    const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '12s', '--corpus', corpus)
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toMatch(/campaign: round 2 done \(seed 41\)/)
+    expect((await readdir(join(corpus, 'MODE-2'))).length).toBeGreaterThanOrEqual(1)
+  }, 120_000)
+})

@@ -44,6 +44,8 @@ describe.concurrent('bad input exits 2 with one line naming the problem', () => 
     ['an unknown flag', ['certify', '--frobnicate'], /Unknown option/],
     ['a non-numeric --runs', ['certify', '--runs', 'many'], /--runs needs a positive integer/],
     ['an unknown command', ['frobnicate'], /unknown command/],
+    ['check-tool without a module', ['check-tool'], /check-tool needs a tool module/],
+    ['check-tool on a missing module', ['check-tool', 'fixtures/tools/nope.ts'], /nope\.ts/],
   ])('%s', async (_label, args, message) => {
     const run = await toolreg(...args)
     expect(run.exitCode).toBe(2)
@@ -66,10 +68,19 @@ describe.concurrent('toolreg smoke and help', () => {
     expect(run.exitCode).toBe(0)
   }, 30_000)
 
+  it('check-tool: an honest tool exits 0, a lying one exits 1 naming the refuted claim', async () => {
+    const honest = await toolreg('check-tool', 'fixtures/tools/honest/atomic-counter.ts', '--runs', '20', '--seed', '3')
+    expect(honest.exitCode).toBe(0)
+    const lying = await toolreg('check-tool', 'fixtures/tools/lying/racy-counter.ts', '--runs', '20', '--seed', '3', '--stress')
+    expect(lying.exitCode).toBe(1)
+    expect(lying.stdout).toMatch(/CLM-2/)
+  }, 60_000)
+
   it('help lists the commands', async () => {
     const run = await toolreg('--help')
     expect(run.exitCode).toBe(0)
     expect(run.stdout).toMatch(/certify/)
     expect(run.stdout).toMatch(/replay/)
+    expect(run.stdout).toMatch(/check-tool/)
   }, 30_000)
 })

@@ -31,6 +31,10 @@ export async function main(argv: string[]): Promise<number> {
         coverage: { type: 'boolean' },
         'coverage-include': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        export: { type: 'string' },
+        replay: { type: 'string' },
+        'time-limit': { type: 'string' },
+        stress: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -58,6 +62,18 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./merge.js')).merge(rest, reportTargets(values), values.strict === true)
       case 'replay':
         return await (await import('./replay.js')).replay(rest[0], values.adapter)
+      case 'check-tool':
+        if (rest[0] === undefined) throw new UsageError('check-tool needs a tool module: toolreg check-tool <module>')
+        return await (await import('./check-tool.js')).checkTool({
+          module: rest[0],
+          ...(values.export ? { exportName: values.export } : {}),
+          ...(values.runs !== undefined ? { runs: positiveInt('--runs', values.runs) } : {}),
+          ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
+          ...(values.replay ? { replay: values.replay } : {}),
+          ...(values['time-limit'] !== undefined ? { timeLimitMs: duration(values['time-limit']) } : {}),
+          ...(values.stress ? { stress: true } : {}),
+          ...reportTargets(values),
+        })
       case 'smoke':
         return await (await import('./smoke.js')).smoke(values.adapter)
       case 'clauses':

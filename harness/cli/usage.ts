@@ -9,6 +9,8 @@ Usage:
   toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg replay <counterexample.json> [--adapter <module>]
   toolreg smoke [--adapter <module>]
+  toolreg check-tool <tool-module> [--export name] [--runs N] [--seed N] [--time-limit <time>] [--stress]
+                     [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]
   toolreg clauses
 
 Commands:
@@ -19,6 +21,9 @@ Commands:
   replay    Re-run exactly the scenario of a saved counterexample. Exit 0 if it now passes, 1 if it
             still fails, 2 if the file or adapter is unusable.
   smoke     Check the adapter's wiring (create, register, one call, dispose) before certifying.
+  check-tool  Check the claims one tool makes (CLM-1..4: parent-owned state, isConcurrencySafe,
+            timeoutMs, pure classifier and presenters) by calling it with generated arguments.
+            Exit 0 when no claim is refuted, 1 when one is, 2 when the module is unusable.
   clauses   List every clause with its level and profile.
 
 Options:
@@ -44,5 +49,11 @@ Options:
   --baseline <file>   Known failures (YAML or JSON: known-failures: [{clause, reason}]). Listed
                       clauses may fail without failing the run; a listed clause that passes is
                       stale and fails the run.
+  --export <name>     check-tool: the module's export holding the tool (default: default export).
+  --time-limit <time> check-tool: wall-clock budget per claim (default 60s); a claim that runs
+                      out is reported unknown.
+  --stress            check-tool: run CLM-2's concurrent calls under real timers with random
+                      delays (so the tool's own I/O interleaves), not fast-check's scheduler.
+  --replay <file>     check-tool: re-run one saved refuting case (exit 1 while it still refutes).
   -h, --help          Show this help.
 `

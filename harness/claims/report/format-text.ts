@@ -1,0 +1,31 @@
+/** The terminal summary: one line per claim; under a refuted claim, what broke, the case, the interleaving and how to replay it. */
+import type { ClaimStatus } from '../types.js'
+import type { CheckToolReport } from './build-report.js'
+
+export const STATUS_LABEL: Record<ClaimStatus, string> = {
+  refuted: 'REFUTED',
+  'not-refuted': 'not refuted',
+  unknown: 'UNKNOWN',
+  'not-applicable': 'not applicable',
+}
+
+export function formatText(report: CheckToolReport): string {
+  const lines = [`check-tool: ${report.tool.name} (${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''})${report.replay ? ` — replaying ${report.replay}` : ''}`]
+  for (const c of report.claims) {
+    const cases = c.status === 'refuted' ? `after ${plural(c.numRuns, 'case')}` : c.status === 'not-refuted' ? plural(c.numRuns, 'case') : (c.reason ?? '')
+    lines.push(`  ${c.id}  ${STATUS_LABEL[c.status].padEnd(15)} ${cases}`)
+    const ce = c.counterexample
+    if (!ce) continue
+    for (const v of ce.violations) lines.push(...v.detail.split('\n').map((line) => `         ${line}`))
+    lines.push(`         case: ${JSON.stringify(ce.case)}`)
+    if (ce.interleaving) lines.push('         interleaving:', ...ce.interleaving.map((step, i) => `           ${i + 1}. ${step}`))
+    lines.push(`         seed ${ce.seed}, path ${ce.path}${ce.file ? ` · replay: ${ce.file}` : ''}`)
+  }
+  for (const note of report.notes) lines.push(`  note: ${note}`)
+  for (const error of report.errors) lines.push(`  error: ${error}`)
+  const s = report.summary
+  lines.push(`${s.refuted} refuted, ${s.notRefuted} not refuted, ${s.unknown} unknown, ${s.notApplicable} not applicable — seed ${report.seed}, ${plural(report.runs, 'run')} per claim, ${(report.durationMs / 1000).toFixed(1)}s`)
+  return lines.join('\n')
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

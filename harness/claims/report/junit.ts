@@ -1,0 +1,26 @@
+/** JUnit XML for a check-tool run: one testcase per claim; a refuted claim is a failure carrying its case and interleaving. */
+import type { CheckToolReport } from './build-report.js'
+
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+
+export function toJunit(report: CheckToolReport): string {
+  const cases = report.claims.map((c) => {
+    const open = `    <testcase classname="toolreg.CLM.${escape(report.tool.name)}" name="${c.id}">`
+    if (c.status === 'not-refuted') return `${open}</testcase>`
+    if (c.status !== 'refuted') return `${open}<skipped message="${escape(`${c.status}: ${c.reason ?? ''}`)}"/></testcase>`
+    const ce = c.counterexample
+    const body = [
+      c.reason ?? '',
+      ce ? `case: ${JSON.stringify(ce.case, null, 2)}` : '',
+      ce?.interleaving ? `interleaving:\n${ce.interleaving.map((step, i) => `  ${i + 1}. ${step}`).join('\n')}` : '',
+      ce ? `seed ${ce.seed}, path ${ce.path}` : '',
+      ce?.file ? `replay: ${ce.file}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n')
+    return `${open}\n      <failure message="${escape(c.reason ?? 'refuted')}" type="refuted">${escape(body)}</failure>\n    </testcase>`
+  })
+  const s = report.summary
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolreg check-tool ${escape(report.tool.name)}" tests="${report.claims.length}" failures="${s.refuted}" errors="${report.errors.length}" skipped="${s.unknown + s.notApplicable}" time="${(report.durationMs / 1000).toFixed(3)}">\n  <testsuite name="toolreg CLM ${escape(report.tool.name)}" tests="${report.claims.length}" failures="${s.refuted}" skipped="${s.unknown + s.notApplicable}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
+}

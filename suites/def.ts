@@ -1,6 +1,8 @@
 /** DEF: the definition and its three layers. */
 import fc from 'fast-check'
+import { PARAMETER_SCHEMAS } from '../harness/arbitraries/outputs.js'
 import { scenario } from '../harness/arbitraries/scenario.js'
+import { schemaArbitrary } from '../harness/claims/schema-arbitrary.js'
 import { tool, toolName } from '../harness/arbitraries/tools.js'
 import { poisoned } from '../harness/arbitraries/values.js'
 import { buildValue } from '../harness/scenario/values.js'
@@ -93,6 +95,6 @@ export default [
 
   judged('DEF-5', 'a defineTool tool ends a call whose arguments violate parameters as INVALID_ARGS before its body runs, and classifies it exclusive', scenario({
     tools: fc.array(tool({ define: true }).map((t) => ({ ...t, define: true })), { minLength: 1, maxLength: 1 }),
-    calls: { args: fc.constantFrom<ValueDesc>({}, { path: 1 }, { path: 'a' }, { n: 1.5 }, { n: 2 }, { path: 'x', n: 'y' }) },
+    calls: { args: fc.oneof(fc.constantFrom<ValueDesc>({}, { path: 1 }, { n: 1.5 }, { path: 'x', n: 'y' }), ...PARAMETER_SCHEMAS.map((schema) => schemaArbitrary(schema) as fc.Arbitrary<ValueDesc>)) },
   }), 'define'),
 ]

@@ -43,11 +43,13 @@ export const invalidOutput: fc.Arbitrary<OutputChoice> = fc.oneof(
 
 export const anyOutput: fc.Arbitrary<OutputChoice> = fc.oneof({ weight: 3, arbitrary: validOutput }, { weight: 1, arbitrary: invalidOutput })
 
-/** A `parameters` schema for defineTool tools: an open object root. */
-export const parametersSchema: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
+/** `parameters` schemas for defineTool tools: open object roots. Arguments valid for one are often invalid for another. */
+export const PARAMETER_SCHEMAS = [
   { type: 'object' },
   { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
   { type: 'object', properties: { n: { type: 'integer' } } },
-)
+] as const
+
+export const parametersSchema: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(...(PARAMETER_SCHEMAS as unknown as ValueDesc[]))
 
 export const anyJson = jsonValue

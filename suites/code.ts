@@ -18,22 +18,24 @@ function runProgram(registry: RegistryUnderTest, calls: { name: string; argument
 export default [
   judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })),
 
-  custom('CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline', names, async (ctx, toolNames) => {
+  custom('CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent', names, async (ctx, toolNames) => {
     const registry = await ctx.registry({ mode: 'code' })
     if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
     const seen = new Map<string, string[]>()
-    const mark = (name: string, stage: string) => void seen.set(name, [...(seen.get(name) ?? []), stage])
+    // Every stage of a nested call, the body's context included, sees the parent token it carries.
+    const mark = (name: string, stage: string, exec: { parent?: unknown }) =>
+      void seen.set(name, [...(seen.get(name) ?? []), exec.parent === undefined && name !== 'run_code' ? `${stage} without parent` : stage])
     for (const name of toolNames) {
       registry.register(liveTool(name, {
-        execute: async () => (mark(name, 'body'), { name }),
-        finalizeContent: () => void mark(name, 'finalize'),
+        execute: (async (_args: JsonValue, exec: { parent?: unknown }) => (mark(name, 'body', exec), { name })) as never,
+        finalizeContent: (exec: { parent?: unknown }) => void mark(name, 'finalize', exec),
       }))
     }
-    registry.onPreExecute(async (exec, next) => (mark(exec.name, 'pre'), next()))
-    registry.guard((exec) => void mark(exec.name, 'guard'))
-    registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper'), next()))
-    registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post'), next()))
-    registry.onResult((exec) => void mark(exec.name, 'result'))
+    registry.onPreExecute(async (exec, next) => (mark(exec.name, 'pre', exec), next()))
+    registry.guard((exec) => void mark(exec.name, 'guard', exec))
+    registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper', exec), next()))
+    registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post', exec), next()))
+    registry.onResult((exec) => void mark(exec.name, 'result', exec))
     const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
     if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
     for (const name of toolNames) {

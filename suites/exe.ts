@@ -1,6 +1,6 @@
 /** EXE: tools/execute, the around-wrapper. */
 import fc from 'fast-check'
-import { wrapper } from '../harness/arbitraries/hooks.js'
+import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -17,6 +17,6 @@ export default [
     wrappers: fc.array(fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'replace-signal' as const }) }), { minLength: 1, maxLength: 2 }),
     calls: { abortScheduled: 100 },
   })),
-  judged('EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')) })),
+  judged('EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')), post: fc.array(postListener, { maxLength: 1 }) })),
   judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')) })),
 ]

@@ -1,16 +1,70 @@
 /** IN: materializing the call. */
 import fc from 'fast-check'
-import { wrapper } from '../harness/arbitraries/hooks.js'
-import { preListener, preDecision } from '../harness/arbitraries/hooks.js'
+import { approval, guard, observer, postListener, preDecision, preListener, timing, wrapper } from '../harness/arbitraries/hooks.js'
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { poisoned } from '../harness/arbitraries/values.js'
+import { tool } from '../harness/arbitraries/tools.js'
+import { jsonValue, poisoned } from '../harness/arbitraries/values.js'
+import { custom, input } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { CallSpec } from '../harness/scenario/types.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import { withDirect } from './with-direct.js'
+import type { ToolExecution } from '../harness/spec.js'
+import type { ApprovalSpec, CallSpec, DecisionSpec, GuardSpec, PostSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
 const tampering = fc.array(preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, tamper: true })), { minLength: 1, maxLength: 3 })
 
+/** Hooks that lean toward failing — throwing, rejecting, malformed — at every stage IN-4 lists. */
+const failingPost: fc.Arbitrary<PostSpec> = fc.oneof(
+  postListener,
+  fc.record({
+    timing,
+    decision: fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } }, { kind: 'returns', value: { kind: 'accept', value: 1, content: [] } }),
+  }),
+)
+const failingWrapper: fc.Arbitrary<WrapperSpec> = fc.oneof(
+  wrapper,
+  fc.record({ timing, action: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'made-up', result: null }, { kind: 'made-up', result: { isError: 'no' } }) }),
+)
+const failingEverywhere = {
+  tools: fc.uniqueArray(fc.tuple(tool(), fc.boolean()).map(([t, throwing]): ToolSpec => (throwing ? { ...t, finalize: { kind: 'throws' } } : t)), { minLength: 1, maxLength: 2, selector: (t) => t.name }),
+  pre: fc.array(preListener(preDecision({ malformed: 3, failing: 3 })), { maxLength: 2 }),
+  guards: fc.array(fc.oneof(guard, fc.constant<GuardSpec>({ verdict: { kind: 'throws' } })), { maxLength: 2 }),
+  wrappers: fc.array(failingWrapper, { maxLength: 2 }),
+  post: fc.array(failingPost, { maxLength: 2 }),
+  observers: fc.array(observer, { maxLength: 2 }),
+  approval: fc.option(fc.oneof(approval, fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' })), { nil: undefined, freq: 2 }),
+}
+
+/**
+ * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
+ * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context.
+ */
+const sameExecution = custom('IN-1', 'every stage and the body see the caller\'s callId, name, agent and arguments', fc.record({
+  agent: fc.option(fc.constantFrom('A', 'B'), { nil: undefined }),
+  args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
+}), async (ctx, c) => {
+  const registry = await ctx.registry()
+  const agent = c.agent === undefined ? undefined : registry.agent(c.agent)
+  const check = (stage: string, exec: { callId?: unknown; name?: unknown; agent?: unknown; arguments?: unknown }) => {
+    if (exec.callId !== 'x-probe' || exec.name !== 'probe') ctx.fail(`${stage} saw callId ${String(exec.callId)} and name ${String(exec.name)}`)
+    if (exec.agent !== agent) ctx.fail(`${stage} saw agent ${exec.agent === undefined ? 'absent' : 'another key'}, expected ${c.agent === undefined ? 'absent' : `the key of ${c.agent}`}`)
+    if (JSON.stringify(exec.arguments) !== JSON.stringify(c.args)) ctx.fail(`${stage} saw arguments ${JSON.stringify(exec.arguments)}`)
+  }
+  registry.register(liveTool('probe', {
+    execute: (async (_args: unknown, exec: ToolExecution) => (check('the body\'s context', exec), { ok: true })) as never,
+    finalizeContent: (exec: ToolExecution) => void check('finalizeContent', exec),
+  }))
+  registry.onPreExecute((exec, next) => (check('pre-execute', exec), next()))
+  registry.guard((exec) => void check('a guard', exec))
+  registry.onExecute((exec, next) => (check('tools/execute', exec), next()))
+  registry.onPostExecute((exec, _result, next) => (check('post-execute', exec), next()))
+  registry.onResult((exec) => void check('tools/result', exec))
+  const result = await registry.execute(input('probe', c.args, agent === undefined ? {} : { agent }))
+  if (result.isError) ctx.fail('the probe call failed')
+})
+
 export default [
-  judged('IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs', scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } })),
+  withDirect(judged('IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs', scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } })), sameExecution),
 
   judged('IN-2', 'arguments that are not lossless JSON end the call before any listener, approval, guard, wrapper or body runs', scenario({
     pre: defaults.pre,
@@ -21,7 +75,7 @@ export default [
 
   judged('IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token', scenario({ calls: { max: 3, agents: true } })),
 
-  judged('IN-4', 'execute never rejects for a well-typed input; malformed inputs and unknown tools are error outcomes', scenario({ calls: { max: 2, unknownNames: true } }).chain((s) =>
+  judged('IN-4', 'execute never rejects for a well-typed input; malformed inputs and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, args: fc.oneof({ weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: poisoned }) } }).chain((s) =>
     fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, 'not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) =>
       malformed ? { ...s, calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls] } : s,
     ),

@@ -4,17 +4,38 @@ import { invalidOutput } from '../harness/arbitraries/outputs.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { projection, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { ToolSpec } from '../harness/scenario/types.js'
+import type { ProjectionSpec, ToolSpec } from '../harness/scenario/types.js'
+import { codeOf, custom, input } from '../harness/runner/custom-property.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import { withDirect } from './with-direct.js'
 
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })
-const invalidValueTool = fc.tuple(tool(), invalidOutput).map(([t, o]): ToolSpec => ({ ...t, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }))
-const projectingTool = fc.tuple(tool(), projection(true), projection(false)).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+/** Half the time the render always succeeds, so an invalid value that slipped through would show as a success. */
+const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'returns', value: [{ type: 'text', text: 'rendered' }] }))
+const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => ({ ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }))
+/** presentationMeta answers of every kind, including throwing and returning undefined (no meta). */
+const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
+const projectingTool = fc.tuple(tool(), projection(true), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
+
+/** A body that throws before returning a promise: scenario bodies are async, so this one is direct. */
+const syncThrow = custom('OUT-4', 'a body that throws synchronously keeps its thrown code', fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean() }), async (ctx, c) => {
+  const registry = await ctx.registry()
+  registry.register(liveTool('sync_thrower', {
+    execute: (() => {
+      throw Object.assign(new Error('thrown synchronously'), { code: c.code })
+    }) as never,
+  }))
+  if (c.withPost) registry.onPostExecute((_exec, _result, next) => next())
+  const result = await registry.execute(input('sync_thrower'))
+  if (!result.isError) return ctx.fail('a body that threw was published as a success')
+  if (codeOf(registry, result) !== c.code) ctx.fail(`the outcome's code is ${codeOf(registry, result)}, expected the thrown ${c.code}`)
+})
 
 export default [
   judged('OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success', scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })),
   judged('OUT-2', 'content and meta are the output\'s projections; one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT', scenario({ ...quiet, tools: one(projectingTool), calls: { max: 2 } })),
   judged('OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text', scenario({ ...quiet, tools: one(throwingTool) })),
-  judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code', scenario({ ...quiet, tools: one(codedTool) })),
+  withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow),
 ]

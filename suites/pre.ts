@@ -4,6 +4,8 @@ import { malformedPre, preDecision, preListener, wellFormedPre } from '../harnes
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
+import { preMalformedOverridden, preThrowOverridden } from './overriding.js'
+import { withDirect } from './with-direct.js'
 
 const returns = (value: fc.Arbitrary<ValueDesc>) => value.map((v) => ({ kind: 'returns', value: v }) as DecisionSpec)
 const listeners = (decision: fc.Arbitrary<DecisionSpec>, min = 1) => fc.array(preListener(decision), { minLength: min, maxLength: 3 })
@@ -14,8 +16,8 @@ const around = (decisive: fc.Arbitrary<DecisionSpec>) =>
 export default [
   judged('PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow', scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) })),
   judged('PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs', scenario({ pre: around(fc.string({ maxLength: 4 }).map((reason) => ({ kind: 'returns', value: { kind: 'deny', reason } }) as DecisionSpec)) })),
-  judged('PRE-3', 'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, never an allow', scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } })),
-  judged('PRE-4', 'a listener that throws or rejects ends the call with an error outcome; the body never runs', scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) })),
+  withDirect(judged('PRE-3', 'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, never an allow, even when an outer listener allows after next()', scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } })), preMalformedOverridden),
+  withDirect(judged('PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows', scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) })), preThrowOverridden),
   judged('PRE-5', 'ask with no approval capability configured is a denial', scenario({ pre: around(returns(fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' }))), approval: fc.constant(undefined) })),
   judged('PRE-6', 'a pending listener is awaited, and if the caller aborted meanwhile the body never runs', scenario({
     ...quiet,

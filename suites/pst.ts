@@ -8,6 +8,8 @@ import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
+import { postOverridden } from './overriding.js'
+import { withDirect } from './with-direct.js'
 
 /** Decisions that change a result, most of all the ones PST-1 allows: new content, a new value, a block. */
 const changing: fc.Arbitrary<PostSpec> = fc.record({
@@ -42,7 +44,7 @@ export default [
     pre: fc.array(preListener(), { maxLength: 2 }),
     post: resurrecting,
   })),
-  judged('PST-3', 'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error', scenario({
+  withDirect(judged('PST-3', 'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error, even when an outer listener accepts after next()', scenario({
     ...quiet,
     post: fc.array(fc.record({
       timing: fc.constantFrom('sync' as const, 'await' as const),
@@ -53,5 +55,5 @@ export default [
         { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
       ),
     }), { minLength: 1, maxLength: 2 }),
-  })),
+  })), postOverridden),
 ]

@@ -101,6 +101,7 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
       if (request.keys.includes('arguments') || request.keys.includes('args')) v('APR-1', 'the approval request carried the arguments')
       if (request.toolName !== spec.tool) v('APR-1', `the approval request named tool ${String(request.toolName)}`)
       if (!request.signalIsCaller) v('APR-1', 'the approval request carried no signal')
+      if (request.reason !== e.askReason) v('APR-1', `the approval request carried the reason ${JSON.stringify(request.reason)}, expected ${JSON.stringify(e.askReason)}`)
     }
     ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
@@ -193,7 +194,11 @@ function judgeOutcome(
   abortedAfterDecision: boolean,
 ): void {
   const shape = shapeProblem(result)
-  if (shape) return v('RES-3', shape)
+  if (shape) {
+    // A concludesTurn that is present but not true breaks CTX-2 as well as the shape (RES-3).
+    if ('concludesTurn' in result && (result as { concludesTurn?: unknown }).concludesTurn !== true) v('CTX-2', shape)
+    return v('RES-3', shape)
+  }
   let roundTrip: string | undefined
   try {
     roundTrip = JSON.stringify(result)

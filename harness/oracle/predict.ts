@@ -22,6 +22,8 @@ export interface Expected {
   /** How many of each must be entered, exactly once each, in order. */
   preEntered: number
   approvalRequested: boolean
+  /** The reason of the deciding `ask`, which the approval request must carry (APR-1). */
+  askReason?: string
   guardsEntered: number
   wrappersEntered: number
   bodyRuns: boolean
@@ -101,6 +103,7 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
     const approval = scenario.config.approval
     if (!approval) return ended(e, tool, { isError: true, clause: 'PRE-5' }, 'may')
     e.approvalRequested = true
+    if (pre.reason !== undefined) e.askReason = pre.reason
     if (approval.kind === 'throws' || approval.kind === 'rejects') return ended(e, tool, { isError: true, clause: 'APR-2' }, false)
     if (approval.kind === 'never') return ended(e, tool, { isError: true, code: 'ABORTED', clause: 'APR-2' }, 'may')
     if (unwrapPromise(approval.value) !== 'allowed-once') return ended(e, tool, { isError: true, clause: 'APR-2' }, 'may')
@@ -156,7 +159,7 @@ function predictMode(tool: ToolSpec | undefined, call: CallSpec): 'parallel' | '
 
 type PreDecision = 'allow' | 'deny' | 'ask' | 'failed'
 
-function preWaterfall(specs: PreSpec[], applicable: number[]): { decision: PreDecision; entered: number; clause: string } {
+function preWaterfall(specs: PreSpec[], applicable: number[]): { decision: PreDecision; entered: number; clause: string; reason?: string } {
   let entered = 0
   for (const index of applicable) {
     entered++
@@ -165,7 +168,8 @@ function preWaterfall(specs: PreSpec[], applicable: number[]): { decision: PreDe
     if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
     const normalized = normalizePre(d.value)
     if (normalized === 'malformed') return { decision: 'deny', entered, clause: 'PRE-3' }
-    return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1' }
+    const reason = normalized === 'ask' ? readField(unwrapPromise(d.value), 'reason') : undefined
+    return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1', ...(typeof reason === 'string' ? { reason } : {}) }
   }
   return { decision: 'allow', entered, clause: 'PRE-1' }
 }

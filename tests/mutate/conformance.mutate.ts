@@ -3,4 +3,4 @@
 import { defineConformanceSuite } from '../../harness/vitest.js'
 import reference from '../../fixtures/adapters/reference.js'
 
-defineConformanceSuite(reference, { runs: 15, seed: 20261130, counterexampleDir: 'reports/mutation/counterexamples' })
+defineConformanceSuite(reference, { runs: 30, seed: 20261130, counterexampleDir: 'reports/mutation/counterexamples' })

@@ -1,0 +1,83 @@
+/**
+ * Direct checks for a waterfall whose outer listener awaits next() and then decides itself: an
+ * inner malformed decision or an inner throw still ends the call (PRE-3, PRE-4, PST-3), whatever
+ * the outer listener returns afterwards. Scenarios cannot express such a listener, so these
+ * checks drive a registry directly; suites join them to their judged property (with-direct.ts).
+ */
+import fc from 'fast-check'
+import { malformedPre } from '../harness/arbitraries/hooks.js'
+import { codeOf, custom, input } from '../harness/runner/custom-property.js'
+import { liveTool } from '../harness/runner/sample-tools.js'
+import { buildValue } from '../harness/scenario/values.js'
+import type { ValueDesc } from '../harness/scenario/types.js'
+
+type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
+
+interface OverrideCase {
+  inner: Inner
+  /** Delegating listeners between the outer listener and the inner one. */
+  between: number
+  /** Whether the outer listener sees the inner outcome after a scheduler point. */
+  outerAwaits: boolean
+}
+
+const overrideCase = (inner: fc.Arbitrary<Inner>): fc.Arbitrary<OverrideCase> =>
+  fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean() })
+
+const innerOutcome = (inner: Inner): unknown => {
+  if (inner.kind === 'throws') throw new Error('toolreg: inner listener throws')
+  if (inner.kind === 'rejects') return Promise.reject(new Error('toolreg: inner listener rejects'))
+  return buildValue(inner.value)
+}
+
+const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
+  { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, { kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }, { kind: 'accept', content: 'text' },
+)
+
+/** A pre-execute waterfall: the outer listener allows whatever it got from next(). */
+function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<Inner>) {
+  return custom(id, rule, overrideCase(inner), async (ctx, c) => {
+    const registry = await ctx.registry()
+    let bodyRan = false
+    registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
+    registry.onPreExecute(async (_exec, next) => {
+      try {
+        await next()
+      } catch {
+        // the outer listener swallows what it got and allows anyway
+      }
+      if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
+      return { kind: 'allow' }
+    })
+    for (let i = 0; i < c.between; i++) registry.onPreExecute((_exec, next) => next())
+    registry.onPreExecute(() => innerOutcome(c.inner) as never)
+    const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+    if (bodyRan) ctx.fail(`the body ran although an inner listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind} and only an outer listener allowed`)
+    if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
+  })
+}
+
+/** A post-execute waterfall: the outer listener accepts whatever it got from next(). */
+function postOverride(rule: string) {
+  return custom('PST-3', rule, overrideCase(fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))), async (ctx, c) => {
+    const registry = await ctx.registry()
+    registry.register(liveTool('target'))
+    registry.onPostExecute(async (_exec, _result, next) => {
+      try {
+        await next()
+      } catch {
+        // the outer listener swallows what it got and accepts anyway
+      }
+      if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
+      return { kind: 'accept' }
+    })
+    for (let i = 0; i < c.between; i++) registry.onPostExecute((_exec, _result, next) => next())
+    registry.onPostExecute(() => innerOutcome(c.inner) as never)
+    const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+    if (!result.isError) ctx.fail(`the outcome is a success although an inner post-execute listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}`)
+  })
+}
+
+export const preMalformedOverridden = preOverride('PRE-3', 'an inner malformed decision stays a denial when an outer listener allows after next()', malformedPre.map((value): Inner => ({ kind: 'returns', value })))
+export const preThrowOverridden = preOverride('PRE-4', 'an inner throw ends the call when an outer listener allows after next()', fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))
+export const postOverridden = postOverride('a malformed or throwing inner post-execute listener ends in error when an outer listener accepts after next()')

@@ -1,0 +1,16 @@
+/**
+ * A line transport as the protocol peer sees it: lines out, lines in — either blocking (while a
+ * synchronous call waits for its answer) or delivered when this thread is idle.
+ */
+export type Incoming = { line: string } | { closed: string }
+
+export interface Transport {
+  send(line: string): void
+  /** Blocks until something arrives, or returns undefined after `timeoutMs` of silence. */
+  receiveSync(timeoutMs: number): Incoming | undefined
+  /** What arrives while this thread is idle (not blocked in receiveSync). */
+  onIdle(handler: (incoming: Incoming) => void): void
+  /** Ends the other side for good (kills a server process). */
+  kill(reason?: string): void
+  close(): void
+}

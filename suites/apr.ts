@@ -11,7 +11,7 @@ const asking: fc.Arbitrary<PreSpec[]> = fc
 
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
-  { weight: 2, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
+  { weight: 3, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
 )
 
 export default [

@@ -6,6 +6,8 @@ import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/adapter.js'
 import type { JsonValue, ToolExecutionResult } from '../harness/spec.js'
+import { withDirect } from './with-direct.js'
+
 
 const codeMode = fc.constant('code' as const)
 const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'constructor', 'toString'), { minLength: 1, maxLength: 3 })
@@ -14,6 +16,23 @@ function runProgram(registry: RegistryUnderTest, calls: { name: string; argument
   const program = registry.codeProgram!(calls)
   return registry.execute({ callId: 'program', name: 'run_code', arguments: program, signal: new AbortController().signal, ...(agent ? { agent: registry.agent('A') } : {}) })
 }
+
+/** The token of an execution that has finished is no longer a parent (CODE-5): checked on run_code's own token. */
+const staleParent = custom('CODE-5', 'the token of a finished execution, used as parent, is treated as absent', names, async (ctx, toolNames) => {
+  const registry = await ctx.registry({ mode: 'code' })
+  if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+  let bodies = 0
+  for (const name of toolNames) registry.register(liveTool(name, { execute: async () => (bodies++, { name }) }))
+  const tokens: unknown[] = []
+  registry.onResult((exec) => void (exec.name === 'run_code' && tokens.push(exec.token)))
+  await runProgram(registry, [])
+  if (tokens.length !== 1) return ctx.fail(`observers saw ${tokens.length} run_code executions for one program`)
+  for (const name of toolNames) {
+    const result = await registry.execute(input(name, {}, { parent: tokens[0], agent: registry.agent('A') }))
+    if (codeOf(registry, result) !== 'UNKNOWN_TOOL') ctx.fail(`a call to ${name} whose parent is a finished execution ended as ${result.isError ? codeOf(registry, result) : 'a success'}, expected UNKNOWN_TOOL`)
+  }
+  if (bodies > 0) ctx.fail(`${bodies} native bodies ran under a finished parent`)
+}, 'code', 25)
 
 export default [
   judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })),
@@ -89,5 +108,5 @@ export default [
     })
   }, 'code', 25),
 
-  judged('CODE-5', 'a parent that is not the token of an execution in flight is treated as absent', scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } })),
+  withDirect(judged('CODE-5', 'a parent that is not the token of an execution in flight — a made-up one or a finished one — is treated as absent', scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } })), staleParent),
 ]

@@ -7,7 +7,8 @@ import { contextDesc } from '../harness/arbitraries/values.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
-import type { BodyStep, ToolSpec } from '../harness/scenario/types.js'
+import type { BodyStep, DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
+import { validOutput } from '../harness/arbitraries/outputs.js'
 import type { JsonValue } from '../harness/spec.js'
 
 const deferring = tool().chain((t) =>
@@ -15,10 +16,19 @@ const deferring = tool().chain((t) =>
 )
 const concluding = fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } }))
 
+/** Post-execute listeners that replace the result (a new value, a block): the body's contexts must survive it. */
+const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
+  timing: fc.constantFrom('sync' as const, 'await' as const),
+  decision: fc.oneof(
+    validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })),
+    fc.constant<DecisionSpec>({ kind: 'returns', value: { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } }),
+  ),
+})
+
 type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
 
 export default [
-  judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(postListener, { maxLength: 1 }) })),
+  judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike — also when post-execute replaces the result', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })),
   judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded', scenario({ ...quiet, tools: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }), post: fc.array(postListener, { maxLength: 1 }) })),
 
   custom('CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it', fc.array(fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }), { minLength: 1, maxLength: 3 }), async (ctx, subCalls) => {

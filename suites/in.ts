@@ -75,7 +75,7 @@ export default [
 
   judged('IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token', scenario({ calls: { max: 3, agents: true } })),
 
-  judged('IN-4', 'execute never rejects for a well-typed input; malformed inputs and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, args: fc.oneof({ weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: poisoned }) } }).chain((s) =>
+  judged('IN-4', 'execute never rejects for a well-typed input; malformed inputs and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: fc.oneof({ weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: poisoned }) } }).chain((s) =>
     fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, 'not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) =>
       malformed ? { ...s, calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls] } : s,
     ),

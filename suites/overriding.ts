@@ -81,3 +81,24 @@ function postOverride(rule: string) {
 export const preMalformedOverridden = preOverride('PRE-3', 'an inner malformed decision stays a denial when an outer listener allows after next()', malformedPre.map((value): Inner => ({ kind: 'returns', value })))
 export const preThrowOverridden = preOverride('PRE-4', 'an inner throw ends the call when an outer listener allows after next()', fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))
 export const postOverridden = postOverride('a malformed or throwing inner post-execute listener ends in error when an outer listener accepts after next()')
+
+/** An outer listener decides without awaiting the next() it called: the inner listener is still awaited (PRE-6). */
+export const preUnawaitedNext = custom('PRE-6', 'a listener started by next() is awaited even when the outer listener decided without awaiting it', fc.record({
+  pauses: fc.integer({ min: 1, max: 3 }),
+  outer: fc.constantFrom('allow', 'deny'),
+}), async (ctx, c) => {
+  const registry = await ctx.registry()
+  let innerSettled = false
+  registry.register(liveTool('target'))
+  registry.onPreExecute((_exec, next) => {
+    void next().catch(() => undefined)
+    return Promise.resolve(c.outer === 'allow' ? { kind: 'allow' } : { kind: 'deny', reason: 'outer' })
+  })
+  registry.onPreExecute(async () => {
+    for (let i = 0; i < c.pauses; i++) await ctx.scheduler.schedule(Promise.resolve())
+    innerSettled = true
+    return { kind: 'allow' }
+  })
+  await ctx.scheduler.waitFor(registry.execute(input('target')))
+  if (!innerSettled) ctx.fail('execute settled while a pre-execute listener it had started was still pending')
+})

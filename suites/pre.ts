@@ -4,7 +4,7 @@ import { malformedPre, preDecision, preListener, wellFormedPre } from '../harnes
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
-import { preMalformedOverridden, preThrowOverridden } from './overriding.js'
+import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { withDirect } from './with-direct.js'
 
 const returns = (value: fc.Arbitrary<ValueDesc>) => value.map((v) => ({ kind: 'returns', value: v }) as DecisionSpec)
@@ -19,11 +19,11 @@ export default [
   withDirect(judged('PRE-3', 'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, never an allow, even when an outer listener allows after next()', scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } })), preMalformedOverridden),
   withDirect(judged('PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows', scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) })), preThrowOverridden),
   judged('PRE-5', 'ask with no approval capability configured is a denial', scenario({ pre: around(returns(fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' }))), approval: fc.constant(undefined) })),
-  judged('PRE-6', 'a pending listener is awaited, and if the caller aborted meanwhile the body never runs', scenario({
+  withDirect(judged('PRE-6', 'a pending listener is awaited — even one an outer listener stopped waiting for — and if the caller aborted meanwhile the body never runs', scenario({
     ...quiet,
     pre: fc.array(preListener(fc.oneof(fc.constant<DecisionSpec>({ kind: 'delegate' }), returns(wellFormedPre))).map((p) => ({ ...p, timing: 'await' as const })), { minLength: 1, maxLength: 3 }),
     calls: { abortScheduled: 80 },
-  })),
+  })), preUnawaitedNext),
   judged('PRE-7', 'a listener registered for agent A receives only calls whose agent is A; global listeners receive all calls', scenario({
     ...quiet,
     pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, scope: p.scope ?? 'A' as const })), { minLength: 1, maxLength: 3 }),

@@ -18,7 +18,7 @@ export interface Violation {
 
 export function judge(scenario: Scenario, trace: Trace): Violation[] {
   const out: Violation[] = []
-  if (trace.hung) out.push({ clause: hangClause(scenario, trace.hung.lastStage), detail: `the case ran past its time budget; last stage entered: ${trace.hung.lastStage}` })
+  if (trace.hung) out.push({ clause: hangClause(scenario, trace.hung.lastStage, trace), detail: `the case ran past its time budget; last stage entered: ${trace.hung.lastStage}` })
   if (trace.hung || trace.adapterError) return out
   const tokens = new Map<number, string>()
   scenario.calls.forEach((spec, index) => {
@@ -38,7 +38,10 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
   return out
 }
 
-function hangClause(scenario: Scenario, lastStage: string): string {
+function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
+  // An approval request is not a stage: when it is the last thing that happened, the call hung waiting on it.
+  const last = [...trace.events].reverse().find((e) => e.ev === 'enter' || e.ev === 'approval-request')
+  if (last?.ev === 'approval-request') return 'APR-2'
   if (lastStage.startsWith('pre')) return 'PRE-6'
   if (lastStage.startsWith('body')) return scenario.wrappers.some((w) => w.action.kind === 'replace-signal') ? 'EXE-2' : 'CAN-3'
   if (lastStage.startsWith('approval') || scenario.config.approval?.kind === 'never') return 'APR-2'

@@ -13,6 +13,7 @@ import { CollectingReporter } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
 import { applicable } from '../runner/define-suite.js'
 import { AdapterLoadError, loadAdapter } from '../runner/load-adapter.js'
+import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { UsageError } from './usage.js'
@@ -28,6 +29,10 @@ export interface CertifyOptions extends ReportTargets {
   /** Measure which lines of the implementation the suites exercised (globs; [] = the adapter's folder). */
   coverage?: string[]
   adapter?: string
+  /** A protocol server's command line, instead of an adapter module. */
+  command?: string
+  /** Check every protocol message against its schema. */
+  validateProtocol?: boolean
   runs?: number
   seed?: number
   clauses: string[]
@@ -40,10 +45,16 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const unknown = options.clauses.filter((id) => !CLAUSE_IDS.includes(id))
   if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
   const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
-  const adapter = await loadAdapter(options.adapter)
-  await preflight(adapter)
+  if (options.adapter && options.command) throw new UsageError('give either --adapter or --command, not both')
+  const adapter = options.command ? remoteAdapter(options.command, options.validateProtocol === true) : await loadAdapter(options.adapter)
+  try {
+    await preflight(adapter)
+  } finally {
+    ;(adapter as Partial<RemoteAdapter>).close?.()
+  }
   const config: CertifyConfig = {
     ...(options.adapter ? { adapterPath: resolve(options.adapter) } : {}),
+    ...(options.command ? { command: options.command, validateProtocol: options.validateProtocol === true } : {}),
     runs: options.runs ?? DEFAULT_RUNS,
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
     clauses: options.clauses,

@@ -15,6 +15,8 @@ export async function main(argv: string[]): Promise<number> {
       strict: true,
       options: {
         adapter: { type: 'string' },
+        command: { type: 'string' },
+        'validate-protocol': { type: 'boolean' },
         runs: { type: 'string' },
         seed: { type: 'string' },
         clause: { type: 'string', multiple: true },
@@ -47,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'certify':
         return await (await import('./certify.js')).certify({
           ...(values.adapter ? { adapter: values.adapter } : {}),
+          ...(values.command ? { command: values.command } : {}),
+          ...(values['validate-protocol'] ? { validateProtocol: true } : {}),
           ...(values.runs !== undefined ? { runs: positiveInt('--runs', values.runs) } : {}),
           ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
           clauses: values.clause ?? [],
@@ -75,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
           ...reportTargets(values),
         })
       case 'smoke':
-        return await (await import('./smoke.js')).smoke(values.adapter)
+        return await (await import('./smoke.js')).smoke(values.adapter, values.command ? { command: values.command, validateProtocol: values['validate-protocol'] === true } : undefined)
       case 'clauses':
         for (const c of CLAUSES) console.log(`${c.id.padEnd(7)} ${c.level.padEnd(5)} ${c.profile.padEnd(8)} ${c.rule}`)
         return 0

@@ -1,11 +1,20 @@
 /** `toolreg smoke`: the adapter's wiring, step by step, with one clear error for the first broken step. */
 import { describe as describeError } from '../scenario/interpret.js'
 import { loadAdapter } from '../runner/load-adapter.js'
+import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { liveTool } from '../runner/sample-tools.js'
-import type { RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 
-export async function smoke(adapterPath: string | undefined): Promise<number> {
-  const adapter = await loadAdapter(adapterPath)
+export async function smoke(adapterPath: string | undefined, remote?: { command: string; validateProtocol: boolean }): Promise<number> {
+  const adapter = remote ? remoteAdapter(remote.command, remote.validateProtocol) : await loadAdapter(adapterPath)
+  try {
+    return await smokeAdapter(adapter)
+  } finally {
+    ;(adapter as { close?(): void }).close?.()
+  }
+}
+
+async function smokeAdapter(adapter: ConformanceAdapter): Promise<number> {
   const step = async <T>(what: string, action: () => T | Promise<T>): Promise<T> => {
     try {
       return await action()

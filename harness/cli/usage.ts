@@ -7,8 +7,9 @@ Usage:
   toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict]
                   [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
+  toolreg certify --command "<server command>" [--validate-protocol] [same options]
   toolreg replay <counterexample.json> [--adapter <module>]
-  toolreg smoke [--adapter <module>]
+  toolreg smoke [--adapter <module> | --command "<server command>"]
   toolreg check-tool <tool-module> [--export name] [--runs N] [--seed N] [--time-limit <time>] [--stress]
                      [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]
   toolreg clauses
@@ -29,6 +30,10 @@ Commands:
 Options:
   --adapter <module>  Adapter module (TypeScript or JavaScript) whose default export is a
                       ConformanceAdapter. Default: the bundled reference registry.
+  --command "<cmd>"   Certify a registry in another process (any language): the command starts a
+                      server speaking the JSON-lines protocol on stdin/stdout (README: "Out-of-process
+                      registries"). Identity and profiles come from its handshake.
+  --validate-protocol Check every protocol message against its JSON Schema (slower; for debugging a server).
   --runs N            Generated cases per property (default 100).
   --seed N            Seed for generation (default: random, printed in the report).
   --clause ID         Check only this clause (repeatable).

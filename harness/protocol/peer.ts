@@ -173,7 +173,10 @@ export class Peer {
     const deadline = Date.now() + HOLD_LIMIT_MS
     while (!this.closed) {
       const incoming = this.transport.receiveSync(Math.max(0, deadline - Date.now()))
-      if (incoming === undefined) return
+      if (incoming === undefined) {
+        if (TRACE) process.stderr.write(`${TRACE} hold ran out\n`)
+        return
+      }
       if ('closed' in incoming) return this.close(new ProtocolError(incoming.closed))
       const message = this.parse(incoming.line)
       if (!message || message.type === 'yield') return

@@ -8,7 +8,7 @@ let validator: ValidateFunction | undefined
 
 function load(): ValidateFunction {
   const dir = new URL('./schema/', import.meta.url)
-  const ajv = new Ajv({ allErrors: false, strict: true })
+  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true })
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(new URL(file, dir), 'utf8')))
   return ajv.getSchema('https://toolreg.dev/protocol/message.schema.json')!
 }

@@ -2,6 +2,10 @@
 export interface CertifyConfig {
   /** Absolute path of the adapter module, or undefined for the bundled reference. */
   adapterPath?: string
+  /** A protocol server's command line: the registry runs out of process (harness/protocol/). */
+  command?: string
+  /** Check every protocol message against its schema, on both sides. */
+  validateProtocol?: boolean
   runs: number
   seed: number
   /** Clause IDs to check; empty means all. */

@@ -11,6 +11,10 @@ import type { FinalizeSpec, ToolSpec } from '../harness/scenario/types.js'
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>) =>
   fc.uniqueArray(fc.tuple(tool({ scoped: true }), f).map(([t, fin]): ToolSpec => ({ ...t, finalize: fin })), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
 
+/** Half the tools defer a well-formed context first, so what the finalizer does to contexts shows. */
+const deferringSometimes = (t: ToolSpec, i: number): ToolSpec =>
+  i % 2 === 0 ? { ...t, body: { ...t.body, steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `context ${i}` }] } }, ...t.body.steps] } } : t
+
 export default [
   custom('FIN-1', 'the finalizer is snapshotted at entry: re-registering or disposing the tool mid-call does not change which callback runs', fc.record({
     when: fc.constantFrom('pre-execute', 'body'),
@@ -46,8 +50,8 @@ export default [
     approval: defaults.approval,
     calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
   })),
-  judged('FIN-3', 'the finalizer gets the frozen result; undefined keeps the content and blocks replace only content', scenario({
-    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer)),
+  judged('FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws', scenario({
+    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }))).map((tools) => tools.map(deferringSometimes)),
     calls: { max: 2 },
   })),
   judged('FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error', scenario({

@@ -2,15 +2,17 @@
 import fc from 'fast-check'
 import { postListener, preListener } from '../harness/arbitraries/hooks.js'
 import { validOutput } from '../harness/arbitraries/outputs.js'
-import { contentDesc } from '../harness/arbitraries/values.js'
+import { contentDesc, contextDesc } from '../harness/arbitraries/values.js'
+import { isLosslessDesc, jsonOf } from '../harness/scenario/values.js'
 import { isContent as isValidContent } from '../harness/oracle/predict.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
+import type { DecisionSpec, PostSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { postOverridden } from './overriding.js'
 import { withDirect } from './with-direct.js'
 
+const isValidContext = (c: ValueDesc) => isLosslessDesc(c) && (jsonOf(c) as { role?: unknown }).role === 'user'
 /** Decisions that change a result, most of all the ones PST-1 allows: new content, a new value, a block. */
 const changing: fc.Arbitrary<PostSpec> = fc.record({
   timing: fc.constantFrom('sync' as const, 'await' as const),
@@ -19,6 +21,7 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
     { weight: 2, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
     { weight: 2, arbitrary: contentDesc.map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
     { weight: 2, arbitrary: postListener.map((p) => p.decision) },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom<ValueDesc>({ kind: 'accept' }, { kind: 'accept', value: 1 }, { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] }), contextDesc.filter(isValidContext)).map(([decision, context]): DecisionSpec => ({ kind: 'returns', value: { ...(decision as object), additionalContexts: [context] } as ValueDesc })) },
   ),
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
@@ -46,6 +49,7 @@ export default [
   })),
   withDirect(judged('PST-3', 'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error, even when an outer listener accepts after next()', scenario({
     ...quiet,
+    tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
     post: fc.array(fc.record({
       timing: fc.constantFrom('sync' as const, 'await' as const),
       decision: fc.constantFrom<DecisionSpec>(
@@ -53,6 +57,8 @@ export default [
         { kind: 'returns', value: { kind: 'accept', value: 1, content: [{ type: 'text', text: 'x' }] } },
         { kind: 'returns', value: { kind: 'allow' } }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } },
         { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
+        { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'assistant', content: [] }] } },
+        { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'user', content: [{ type: 'text', text: 'x' }], bad: { $: 'bigint' } }] } },
       ),
     }), { minLength: 1, maxLength: 2 }),
   })), postOverridden),

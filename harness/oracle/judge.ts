@@ -233,12 +233,18 @@ function judgeOutcome(
     if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
     const concludes = (result as { concludesTurn?: unknown }).concludesTurn === true
     if (concludes !== (expected.concludes ?? false)) v('CTX-2', `concludesTurn is ${concludes}, expected ${expected.concludes ?? false}`)
+    if (expected.meta) {
+      const metaClause = expected.clause === 'EXE-4' || expected.clause === 'PST-1' ? expected.clause : 'OUT-2'
+      const meta = (result as { meta?: unknown }).meta
+      if (!expected.meta.present && meta !== undefined) v(metaClause, `meta ${JSON.stringify(meta)} published for a tool whose presentationMeta gives none`)
+      if (expected.meta.present && !deepEqualJson(meta, expected.meta.value)) v(metaClause, `meta is ${JSON.stringify(meta)}, expected presentationMeta's ${JSON.stringify(expected.meta.value)}`)
+    }
   } else if ((result as { concludesTurn?: unknown }).concludesTurn !== undefined) {
     v('CTX-2', 'an error outcome carries concludesTurn')
   }
   if (expected.contexts !== undefined) {
     const got = result.additionalContexts ?? []
-    if (!deepEqualJson(got, expected.contexts)) v('CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
+    if (!deepEqualJson(got, expected.contexts)) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
   }
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
     v(expected.clause === 'PST-1' || expected.clause === 'PST-2' ? expected.clause : 'FIN-3', 'the published content is not the content put in place')

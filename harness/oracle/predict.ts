@@ -46,6 +46,8 @@ export interface PredictedOutcome {
   concludes?: boolean
   /** The content the finalizer or post-execute put in place, when predictable. */
   content?: unknown
+  /** What presentationMeta gives for a success's value (OUT-2); absent when it has no meta. */
+  meta?: { present: false } | { present: true; value: unknown }
 }
 
 const inScope = (scope: string | undefined, agent: string | undefined) => scope === undefined || scope === agent
@@ -138,7 +140,8 @@ function ended(e: Expected, tool: ToolSpec, outcome: PredictedOutcome, postRuns:
 
 function finalized(e: Expected, tool: ToolSpec, outcome: PredictedOutcome): Expected {
   const fin = tool.finalize
-  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4' }
+  // Contexts are registry-owned: a finalizer's failure does not lose them (FIN-3).
+  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts } : {}) }
   else if (fin?.kind === 'returns') {
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)
@@ -248,7 +251,16 @@ function successOf(tool: ToolSpec, value: ValueDesc, clause: string, contexts: u
   if (!projectionOk(tool.render, true) || (tool.meta && !projectionOk(tool.meta, false))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-2', contexts }
   }
-  return { isError: false, clause, value: jsonOf(value), contexts, concludes }
+  return { isError: false, clause, value: jsonOf(value), contexts, concludes, meta: metaOf(tool, jsonOf(value)) }
+}
+
+/** The interpreter's presentationMeta: `{ size }` for json-text, the described value for returns. */
+function metaOf(tool: ToolSpec, value: unknown): PredictedOutcome['meta'] {
+  const p = tool.meta
+  if (!p) return { present: false }
+  if (p.kind === 'json-text') return { present: true, value: { size: JSON.stringify(value)?.length ?? 0 } }
+  if (p.kind === 'returns' && !isUndefinedDesc(p.value)) return { present: true, value: jsonOf(p.value) }
+  return { present: false }
 }
 
 function projectionOk(p: ToolSpec['render'], isContentProjection: boolean): boolean {

@@ -1,6 +1,6 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
-import { guard } from '../harness/arbitraries/hooks.js'
+import { guard, preDecision, preListener } from '../harness/arbitraries/hooks.js'
 import { scenario } from '../harness/arbitraries/scenario.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -14,8 +14,9 @@ export default [
   judged('GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies', scenario({ guards: fc.array(guard, { minLength: 1, maxLength: 3 }), calls: { max: 2 } })),
 
   custom('GRD-2', 'adding a guard, or a listener that only denies, can only remove executions', fc.record({
-    base: scenario({ calls: { max: 3, agents: true } }),
-    addGuard: fc.boolean(),
+    // Calls mostly reach the guards (no failing or malformed listeners), and there is a guard the added denial meets.
+    base: scenario({ pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }), guards: fc.array(guard, { minLength: 1, maxLength: 2 }), calls: { max: 3, agents: true } }),
+    addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     position: fc.nat(3),
   }), async (ctx, c) => {
     const deny = c.addGuard

@@ -15,7 +15,7 @@ const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ k
 const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => ({ ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }))
 /** presentationMeta answers of every kind, including throwing and returning undefined (no meta). */
 const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
-const projectingTool = fc.tuple(tool(), projection(true), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' })), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 

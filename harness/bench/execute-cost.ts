@@ -44,7 +44,10 @@ export async function measureExecuteCost(repeats: number, calls: number): Promis
   const bare: number[] = []
   const plainNs: number[] = []
   const listenersNs: number[] = []
+  // Warm-up: every variant is JIT-compiled before the first measured repeat.
+  await timePerCall(calls, (i) => body({ i }))
   await timePerCall(calls, (i) => plain.execute(input(i)))
+  await timePerCall(calls, (i) => hooked.execute(input(i)))
   for (let r = 0; r < repeats; r++) {
     bare.push(await timePerCall(calls, (i) => body({ i })))
     plainNs.push(await timePerCall(calls, (i) => plain.execute(input(i))))

@@ -3,9 +3,12 @@
  * cost and the harness overhead. Every figure is a median [min–max] over repeats, and ratios are
  * taken against a baseline measured in the same run. It reports; it never fails on a number.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
+import { cpus, loadavg } from 'node:os'
 import reference from '../../fixtures/adapters/reference.js'
 import { loadMutants } from '../mutation/kill.js'
+import { measureCertifyCli } from './certify-cli.js'
 import { measureCertifyTime } from './certify-time.js'
 import { measureDetection } from './detection.js'
 import { measureExecuteCost } from './execute-cost.js'
@@ -19,27 +22,41 @@ const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`)
 
 progress('per-call cost of execute')
 const executeCost = await measureExecuteCost(quick ? 3 : 7, 5000)
-progress('certification time of the reference')
+const loadBefore = loadavg()[0]!
+progress('certification time of the reference (in process, per suite)')
 const certifyTime = await measureCertifyTime(reference, repeats, 1)
+progress('certification time of the reference (toolreg certify, as a user runs it)')
+const certifyCli = measureCertifyCli('fixtures/adapters/reference.ts', repeats, 1)
 progress(`runs-to-detection over ${seeds.length} seeds`)
 const detection = await measureDetection(await loadMutants(), seeds)
 
-const report = { node: process.version, repeats, seeds, executeCost, certifyTime, detection }
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  } catch {
+    return 'unknown'
+  }
+})()
+const machine = { cpus: cpus().length, loadAverage1m: { start: loadBefore, end: loadavg()[0]! } }
+const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, detection }
 await mkdir('reports', { recursive: true })
 await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 
 const lines = [
   '## toolreg benchmark (median [min–max])',
   '',
+  `node ${process.version}, commit ${commit}, ${machine.cpus} CPUs, 1-minute load average ${machine.loadAverage1m.start.toFixed(1)} at start and ${machine.loadAverage1m.end.toFixed(1)} at end; ${repeats} repeats, ${seeds.length} seeds.`,
+  '',
   '| measure | value |',
   '|---|---|',
   `| bare \`await body(args)\` | ${fmt(executeCost.bareNs, 0, ' ns')} |`,
   `| reference execute, no listeners | ${fmt(executeCost.plainNs, 0, ' ns')} (×${fmt(executeCost.plainRatio, 1)} bare) |`,
   `| reference execute, one listener per stage | ${fmt(executeCost.listenersNs, 0, ' ns')} (×${fmt(executeCost.listenersRatio, 1)} bare) |`,
-  `| certify the reference, default depth | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
+  `| \`toolreg certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ${fmt(certifyCli.wallMs, 0, ' ms')} |`,
+  `| the same properties in process, default depth (sum of the suites below) | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
   `| harness overhead (case time / time in execute) | ×${fmt(certifyTime.harnessOverhead, 1)} |`,
   '',
-  '| suite | ms |',
+  '| suite (in process) | ms |',
   '|---|---|',
   ...Object.entries(certifyTime.perSuiteMs).map(([suite, s]) => `| ${suite} | ${fmt(s, 0)} |`),
   '',

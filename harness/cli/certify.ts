@@ -1,5 +1,7 @@
 /** `toolreg certify`: the suites run as vitest tests; the verdicts become the clause matrix. */
-import { dirname, resolve } from 'node:path'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CLAUSE_IDS } from '../clauses.js'
 import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
@@ -9,13 +11,16 @@ import { COVERAGE_DIR, coverageGlobs, coverageOptions, readCoverageSummary } fro
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
-import { CollectingReporter } from '../runner/collecting-reporter.js'
+import { CollectingReporter, type CollectedResult } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
 import { applicable } from '../runner/define-suite.js'
 import { AdapterLoadError, loadAdapter } from '../runner/load-adapter.js'
 import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 import { PROPERTIES } from '../../suites/index.js'
+import type { ConformanceProperty } from '../runner/property.js'
+import { DEFAULT_BLOCKED_AFTER_MS, readBlocked, readEscapes, readRunning, type Escape, type WatchdogConfig } from '../runner/watchdog-record.js'
+import { applyEscapes, blockedVerdict, diedVerdict } from '../runner/watchdog-verdicts.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
 
@@ -37,6 +42,8 @@ export interface CertifyOptions extends ReportTargets {
   seed?: number
   clauses: string[]
   strict: boolean
+  /** How long the suites' event loop may stay blocked before the watchdog kills the worker. */
+  caseTimeoutMs?: number
 }
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -76,11 +83,56 @@ export async function certify(options: CertifyOptions): Promise<number> {
   return exitCode(report, options.strict)
 }
 
-/** One certification run through vitest: the suites as tests, the verdicts as a report. */
+/**
+ * One certification run through vitest: the suites as tests, the verdicts as a report. When the
+ * worker is killed by the watchdog (a blocked event loop) or dies, the clause it was on gets its
+ * verdict from what the watchdog recorded, and the clauses still without one run again.
+ */
 async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, options: CertifyOptions): Promise<CertifyReport> {
-  const total = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i)).length
-  const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
   const started = Date.now()
+  const results: CollectedResult[] = []
+  const unhandled: string[] = []
+  const escapes: Escape[] = []
+  let pending = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i))
+  while (pending.length > 0) {
+    const dir = await mkdtemp(join(tmpdir(), 'toolreg-watchdog-'))
+    const watchdog: WatchdogConfig = { dir, blockedAfterMs: options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS }
+    const round = await runSuites({ ...config, clauses: pending.map((p) => p.id) }, watchdog, pending.length, options)
+    results.push(...round.results)
+    escapes.push(...readEscapes(dir))
+    const missing = pending.filter((p) => !round.results.some((r) => r.clause === p.id))
+    const explained = missing.length > 0 ? await explainDeath(missing, dir, adapter.name, config) : undefined
+    if (explained) results.push(explained)
+    unhandled.push(...round.unhandled.filter((message) => !(explained && WORKER_DIED.test(message))))
+    if (missing.length > 0 && !explained) unhandled.push(`the worker running the suites stopped before ${missing.map((p) => p.id).join(', ')} had a verdict`)
+    await rm(dir, { recursive: true, force: true })
+    const next = missing.filter((p) => !results.some((r) => r.clause === p.id))
+    if (next.length === pending.length || results.some((r) => r.clause === 'adapter')) break
+    pending = next
+  }
+  const coverage = options.coverage ? await readCoverageSummary(COVERAGE_DIR, coverageGlobs(options.coverage, config.adapterPath)) : undefined
+  const applied = applyEscapes(results, escapes)
+  return buildReport({
+    adapter,
+    seed: config.seed,
+    runs: config.runs,
+    durationMs: Date.now() - started,
+    properties: PROPERTIES,
+    results: applied.results,
+    selected: options.clauses,
+    unhandled: [...unhandled, ...applied.errors],
+    version: TOOLREG_VERSION,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(coverage ? { coverage } : {}),
+  })
+}
+
+/** vitest's report of a forked worker that went away. */
+const WORKER_DIED = /^\[vitest-pool\]/
+
+/** One vitest run of the suites on the given clauses, supervised by the watchdog. */
+async function runSuites(config: CertifyConfig, watchdog: WatchdogConfig, total: number, options: CertifyOptions) {
+  const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
   const { startVitest } = await import('vitest/node')
   const vitest = await startVitest('test', [], {
     root: PACKAGE_ROOT,
@@ -88,26 +140,23 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
     include: ['harness/runner/certify-entry.ts'],
     watch: false,
     reporters: [reporter],
-    provide: { toolreg: config },
+    provide: { toolreg: config, toolregWatchdog: watchdog },
     testTimeout: 10 * 60_000,
     passWithNoTests: true,
     ...(options.coverage ? { coverage: coverageOptions(options.coverage, config.adapterPath) } : {}),
   })
   await vitest.close()
-  const coverage = options.coverage ? await readCoverageSummary(COVERAGE_DIR, coverageGlobs(options.coverage, config.adapterPath)) : undefined
-  return buildReport({
-    adapter,
-    seed: config.seed,
-    runs: config.runs,
-    durationMs: Date.now() - started,
-    properties: PROPERTIES,
-    results: reporter.results,
-    selected: options.clauses,
-    unhandled: reporter.unhandled,
-    version: TOOLREG_VERSION,
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(coverage ? { coverage } : {}),
-  })
+  return { results: reporter.results, unhandled: reporter.unhandled }
+}
+
+/** The verdict of the clause the worker was on when it was killed (a blocked event loop) or died. */
+async function explainDeath(missing: readonly ConformanceProperty[], dir: string, adapter: string, config: CertifyConfig): Promise<CollectedResult | undefined> {
+  const blocked = readBlocked(dir)
+  const clause = blocked?.clause ?? readRunning(dir)?.clause
+  const property = missing.find((p) => p.id === clause)
+  if (!property) return undefined
+  if (blocked?.clause) return blockedVerdict({ ...blocked, clause: blocked.clause }, property, adapter, config.seed, config.counterexampleDir)
+  return diedVerdict(property)
 }
 
 /** One clear line for an adapter that cannot even build a registry, instead of a failure per clause. */

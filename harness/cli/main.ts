@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
         coverage: { type: 'boolean' },
         'coverage-include': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        'case-timeout': { type: 'string' },
         export: { type: 'string' },
         replay: { type: 'string' },
         'time-limit': { type: 'string' },
@@ -61,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.duration !== undefined ? { durationMs: duration(values.duration) } : {}),
           ...(values.coverage || values['coverage-include'] ? { coverage: values['coverage-include'] ?? [] } : {}),
           strict: values.strict === true,
+          ...(values['case-timeout'] !== undefined ? { caseTimeoutMs: duration(values['case-timeout'], '--case-timeout') } : {}),
         })
       case 'merge':
         return await (await import('./merge.js')).merge(rest, reportTargets(values), values.strict === true)
@@ -113,9 +115,9 @@ function shard(raw: string) {
 }
 
 /** "90s", "10m", "1h" or plain seconds. */
-function duration(raw: string): number {
+function duration(raw: string, flag = '--duration'): number {
   const match = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(raw)
-  if (!match) throw new UsageError(`--duration needs a time like 90s, 10m or 1h, got "${raw}"`)
+  if (!match) throw new UsageError(`${flag} needs a time like 90s, 10m or 1h, got "${raw}"`)
   return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 's' | 'm' | 'h']
 }
 

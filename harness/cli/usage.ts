@@ -4,7 +4,7 @@ export class UsageError extends Error {}
 export const USAGE = `toolreg — property-based conformance kit for AI-agent tool registries
 
 Usage:
-  toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict]
+  toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict] [--case-timeout <time>]
                   [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg certify --command "<server command>" [--validate-protocol] [same options]
@@ -43,6 +43,8 @@ Options:
   --html <file>       Write a self-contained HTML report with failure timelines.
   --badge <file>      Write a shields.io endpoint badge JSON.
   --strict            Fail on S (recommended) clauses too.
+  --case-timeout <time>  How long the implementation may block the event loop (a synchronous
+                      loop) before the watchdog kills the worker and fails the clause (default 10s).
   --shard i/n         Run the i-th of n deterministic shares of the properties (merge with toolreg merge).
   --corpus <dir>      The regression corpus (default reports/corpus): its cases run first, and every
                       new counterexample is added. --no-corpus turns it off.

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import type { ConformanceAdapter } from '../adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
-import { violationsOf, type ConformanceProperty } from './property.js'
+import { violationsOf, type CaseOutcome, type ConformanceProperty } from './property.js'
 import { replayScheduler } from './replay-scheduler.js'
 
 export interface CheckOptions {
@@ -19,6 +19,8 @@ export interface CheckOptions {
   shrink?: boolean
   /** Cases to run first, before generation (the regression corpus), each with its schedule. */
   examples?: readonly { testCase: unknown; schedule: number[] }[]
+  /** Runs each case under supervision (the watchdog and escape traps of `toolreg certify`). */
+  supervise?: (testCase: unknown, run: () => Promise<CaseOutcome>) => Promise<CaseOutcome>
 }
 
 export interface Failure {
@@ -44,7 +46,8 @@ class AdapterError extends Error {}
 export async function checkProperty(property: ConformanceProperty, adapter: ConformanceAdapter, options: CheckOptions): Promise<PropertyVerdict> {
   let last: Omit<Failure, 'seed' | 'path' | 'numRuns' | 'numShrinks'> | undefined
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
-    const outcome = await property.run(adapter, testCase, scheduler)
+    const run = () => property.run(adapter, testCase, scheduler)
+    const outcome = await (options.supervise ? options.supervise(testCase, run) : run())
     if (outcome.adapterError) throw new AdapterError(outcome.adapterError)
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true

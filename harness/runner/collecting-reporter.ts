@@ -40,6 +40,8 @@ export class CollectingReporter implements Reporter {
       for (const testCase of module.children.allTests()) {
         const meta = testCase.meta().toolreg
         const result = testCase.result()
+        // A test that never finished (its worker was killed): no verdict; certify re-runs it.
+        if (!meta && (result.state === 'pending' || result.state === 'skipped')) continue
         const errorText = result.errors?.map((e) => e.message).join('\n')
         const clause = meta?.clause ?? testCase.name.split(' ')[0] ?? '?'
         this.results.push({

@@ -9,6 +9,7 @@ import { writeAtomically } from '../report/write-file.js'
 import AjvModule from 'ajv'
 import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
 import type { Failure } from './check-property.js'
+import { jsonSafe } from './json-safe.js'
 
 const Ajv = AjvModule.default ?? AjvModule
 
@@ -65,7 +66,7 @@ export function toFile(clause: string, property: string, adapter: string, failur
 
 export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
-  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify(file, null, 2)}\n`)
+  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify({ ...file, ...(file.trace ? { trace: jsonSafe(file.trace) } : {}) }, null, 2)}\n`)
 }
 
 export class InvalidCounterexample extends Error {}

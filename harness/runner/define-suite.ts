@@ -15,6 +15,8 @@ import { toFile, writeCounterexample } from './counterexample.js'
 import { formatFailure } from './format-failure.js'
 import { addToCorpus, loadCorpus } from './corpus.js'
 import type { ConformanceProperty } from './property.js'
+import type { Supervisor } from './watchdog-supervisor.js'
+import { escapedVerdict } from './watchdog-verdicts.js'
 
 export interface SuiteOptions {
   runs?: number
@@ -26,6 +28,8 @@ export interface SuiteOptions {
   shard?: Shard
   /** The regression corpus directory: its cases run first, and new counterexamples are added. */
   corpusDir?: string
+  /** Watchdog and escape traps around every case (`toolreg certify` sets this). */
+  supervisor?: Supervisor
 }
 
 /** What a test reports to the reporter beside pass/fail. */
@@ -63,7 +67,15 @@ export function defineConformanceSuite(adapter: ConformanceAdapter, options: Sui
         test(property.title, async ({ task }) => {
           const base: PropertyMeta = { clause: property.id, level: property.level, profile: property.profile, status: 'passed' }
           const examples = options.corpusDir ? await loadCorpus(options.corpusDir, property.id) : []
-          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed, examples })
+          const supervisor = options.supervisor
+          supervisor?.propertyStarted(property)
+          const supervise = supervisor ? { supervise: supervisor.runCase.bind(supervisor) } : {}
+          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed, examples, ...supervise })
+          const escaped = supervisor?.propertyEnded() ?? []
+          if (escaped.length > 0 && verdict.status !== 'failed') {
+            task.meta.toolreg = await escapedVerdict(base, escaped, adapter.name, seed, options.counterexampleDir ?? 'reports/counterexamples')
+            throw new Error(`${property.title}\n  ${escaped.map((e) => e.detail).join('\n  ')}`)
+          }
           if (verdict.status === 'passed') {
             task.meta.toolreg = { ...base, numRuns: verdict.numRuns }
             return

@@ -1,5 +1,6 @@
 /** A failure, formatted for people: the clause, the seed and path, the shrunk case, the trace. */
 import type { Failure } from './check-property.js'
+import { clip } from './json-safe.js'
 
 export function formatFailure(title: string, failure: Failure, file: string | undefined): string {
   const lines = [
@@ -12,7 +13,7 @@ export function formatFailure(title: string, failure: Failure, file: string | un
   if (failure.trace) {
     const steps = failure.trace.events.map((e) => ('stage' in e ? `${e.ev} ${e.stage}#${'index' in e ? e.index : ''} ${e.call}` : `${e.ev} ${'call' in e ? e.call : ''}`))
     lines.push(`  trace: ${steps.join(' → ')}`)
-    lines.push(`  outcomes: ${failure.trace.calls.map((c) => `${c.callId}=${c.rejected ? `rejected ${c.rejected}` : String(c.resultJson)}`).join('; ')}`)
+    lines.push(`  outcomes: ${failure.trace.calls.map((c) => `${c.callId}=${c.rejected ? `rejected ${c.rejected}` : clip(String(c.resultJson))}`).join('; ')}`)
   }
   if (file) lines.push(`  replay: npx toolreg replay ${file}`)
   return lines.join('\n')

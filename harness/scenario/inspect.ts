@@ -18,13 +18,14 @@ export function isDeepFrozen(value: unknown, skip: readonly string[] = [], seen 
   }
 }
 
-/** A JSON text of `value` that never throws (for reports and traces). */
-export function safeJson(value: unknown): string {
+/** A JSON text of `value` that never throws (for reports and traces); strings past `maxString` are cut. */
+export function safeJson(value: unknown, maxString = Infinity): string {
   const seen = new Set<unknown>()
   try {
     return (
       JSON.stringify(value, (_key, item: unknown) => {
         if (typeof item === 'bigint') return `${item}n`
+        if (typeof item === 'string' && item.length > maxString) return `${item.slice(0, maxString)}… [${item.length - maxString} more characters cut]`
         if (typeof item === 'function' || typeof item === 'symbol') return `[${typeof item}]`
         if (typeof item === 'object' && item !== null) {
           if (seen.has(item)) return '[cycle]'

@@ -10,6 +10,10 @@ import { isDeepFrozen, safeJson } from './inspect.js'
 import type { CallRecord, Stage, Trace, TraceEvent } from './trace.js'
 import type { ApprovalSpec, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { buildValue } from './values.js'
+import { stageEntered } from './stage-probe.js'
+
+/** Strings of a result kept in the trace's JSON copy (a 50 MB result must not fill reports). */
+const RESULT_STRING_CHARS = 4096
 
 export interface RunOptions {
   scheduler?: Scheduler
@@ -137,7 +141,7 @@ class ScenarioRun {
     try {
       const result = await registry.execute(handed as ToolExecutionInput)
       record.result = result
-      record.resultJson = safeJson(result)
+      record.resultJson = safeJson(result, RESULT_STRING_CHARS)
       record.code = errorCodeOf(registry, result)
     } catch (error) {
       record.rejected = describe(error)
@@ -158,6 +162,7 @@ class ScenarioRun {
   private enter(stage: Stage, exec: ToolExecution, index: number, extra: Partial<TraceEvent & { ev: 'enter' }> = {}): string {
     const call = typeof exec?.callId === 'string' ? exec.callId : '?'
     this.events.push({ ev: 'enter', stage, call, index, token: this.token(exec), execFrozen: isDeepFrozen(exec, ['signal', 'agent', 'parent', 'token']), ...extra })
+    stageEntered(stage, index, call)
     return call
   }
 
@@ -405,7 +410,7 @@ class ScenarioRun {
     this.records.push(record)
     try {
       record.result = await registry.execute(input)
-      record.resultJson = safeJson(record.result)
+      record.resultJson = safeJson(record.result, RESULT_STRING_CHARS)
       if (!record.result.isError && record.result.concludesTurn === true) ctx.concludeTurn()
     } catch (error) {
       record.rejected = describe(error)

@@ -1,0 +1,63 @@
+/**
+ * Traps for what an implementation can throw past its calls: uncaught exceptions (a timer that
+ * throws), unhandled rejections, and process.exit. Each is attributed to the case whose async
+ * context scheduled it (AsyncLocalStorage follows timers and promises), else to the property
+ * running, else to nobody (a harness-level error), and appended to the escapes file for the host.
+ * Installing listeners also tells vitest the errors are handled, so it does not report them as
+ * anonymous unhandled errors of the whole run.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { appendFileSync } from 'node:fs'
+import { describe } from '../scenario/interpret.js'
+import type { Escape, RunningCase } from './watchdog-record.js'
+
+export class EscapeTraps {
+  private readonly context = new AsyncLocalStorage<RunningCase>()
+  private readonly recorded: Escape[] = []
+  private property: RunningCase | undefined
+
+  constructor(
+    private readonly escapesFile: string,
+    /** The stage the interpreter entered last, for escapes that happen synchronously inside a call. */
+    private readonly stageNow: () => string,
+  ) {}
+
+  install(): void {
+    process.on('uncaughtException', (error) => this.record('uncaught exception', `an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer): ${describe(error)}`))
+    process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `an unhandled rejection escaped the implementation (a promise nobody awaited): ${describe(reason)}`))
+    const exit = process.exit
+    process.exit = ((code?: number | string | null) => {
+      this.record('process.exit', `the implementation called process.exit(${code ?? ''}) in stage ${this.stageNow() || 'before any stage'}`)
+      return exit.call(process, code)
+    }) as typeof process.exit
+  }
+
+  propertyStarted(property: RunningCase | undefined): void {
+    this.property = property
+  }
+
+  /** Runs one case in its own async context, so whatever it schedules is traced back to it. */
+  within<T>(running: RunningCase, work: () => Promise<T>): Promise<T> {
+    return this.context.run(running, work)
+  }
+
+  /** Escapes attributed to this case, or (with a clause) to any case of that property. */
+  escapesOf(match: RunningCase | string): Escape[] {
+    return this.recorded.filter((e) => (typeof match === 'string' ? e.at?.clause === match : e.at === match))
+  }
+
+  add(escape: Escape): Escape {
+    this.recorded.push(escape)
+    try {
+      appendFileSync(this.escapesFile, `${JSON.stringify(escape)}\n`)
+    } catch {
+      // the host then misses this escape; the verdict in the test still carries it
+    }
+    return escape
+  }
+
+  private record(kind: Escape['kind'], detail: string): void {
+    const at = this.context.getStore() ?? this.property
+    this.add({ kind, detail, ...(at ? { at } : {}) })
+  }
+}

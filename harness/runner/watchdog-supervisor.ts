@@ -1,0 +1,101 @@
+/**
+ * Supervision of the suites in the worker, for `toolreg certify`: the watchdog (a blocked event
+ * loop), the escape traps (uncaught exceptions, unhandled rejections, process.exit) and changed
+ * globals, around every case and every property. What happens inside a case becomes a violation
+ * of the property's clause for that case (so it shrinks and replays like any failure); what
+ * surfaces later is still reported against the property when it ends.
+ */
+import type { Violation } from '../oracle/judge.js'
+import { listenToStages } from '../scenario/stage-probe.js'
+import type { CaseOutcome, ConformanceProperty } from './property.js'
+import { EscapeTraps } from './watchdog-escapes.js'
+import { objectPrototypeChanged, revertChangedGlobals } from './watchdog-globals.js'
+import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './watchdog-record.js'
+import { Watchdog } from './watchdog.js'
+
+/** Cases longer than this (as JSON) are not kept for the blocked record. */
+const MAX_CASE_JSON = 256 * 1024
+
+export class Supervisor {
+  private readonly watchdog: Watchdog
+  private readonly traps: EscapeTraps
+  private stage = ''
+  private property: RunningCase | undefined
+  private cases = 0
+  /** Escapes already reported as violations of a case. */
+  private readonly reported = new Set<Escape>()
+
+  constructor(config: WatchdogConfig) {
+    this.watchdog = new Watchdog(config)
+    this.traps = new EscapeTraps(watchdogFiles(config.dir).escapes, () => this.stage)
+    this.traps.install()
+    listenToStages((stage) => {
+      this.stage = stage
+      this.watchdog.stage(stage)
+    })
+  }
+
+  propertyStarted(property: ConformanceProperty): void {
+    this.property = { clause: property.id, title: property.title }
+    this.cases = 0
+    this.traps.propertyStarted(this.property)
+    this.watchdog.propertyStarted(this.property)
+  }
+
+  /** Runs one case; an escape or a change of globals during it is a violation of the property's clause. */
+  async runCase(testCase: unknown, run: () => Promise<CaseOutcome>): Promise<CaseOutcome> {
+    const property = this.property
+    if (!property) return run()
+    // Cases chained on promises alone never let timers run: yield once per case, so the
+    // heartbeat measures one case's synchronous stretch and late timers fire near their case.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    const text = jsonOf(testCase)
+    const running: RunningCase = { ...property, caseNumber: ++this.cases, ...(text ? { case: text } : {}) }
+    this.stage = ''
+    this.watchdog.caseStarted(running)
+    let outcome: CaseOutcome = { violations: [] }
+    let thrown: { error: unknown } | undefined
+    try {
+      outcome = await this.traps.within(running, run)
+    } catch (error) {
+      thrown = { error } // explained by an escape below, or rethrown
+    }
+    if (objectPrototypeChanged()) {
+      const changed = revertChangedGlobals()
+      if (changed) this.traps.add({ kind: 'changed globals', detail: changed, at: running })
+    }
+    const escaped = this.traps.escapesOf(running)
+    if (escaped.length === 0) {
+      if (thrown) throw thrown.error
+      return outcome
+    }
+    for (const escape of escaped) this.reported.add(escape)
+    const { adapterError: _explained, ...rest } = outcome
+    return { ...rest, violations: [...outcome.violations, ...escaped.map((e): Violation => ({ clause: property.clause, detail: e.detail }))] }
+  }
+
+  /** After a property: escapes that surfaced after their case ended, and globals changed since. */
+  propertyEnded(): Escape[] {
+    const property = this.property
+    this.property = undefined
+    this.traps.propertyStarted(undefined)
+    if (!property) return []
+    const changed = revertChangedGlobals()
+    if (changed) this.traps.add({ kind: 'changed globals', detail: changed, at: property })
+    return this.traps.escapesOf(property.clause).filter((e) => !this.reported.has(e))
+  }
+
+  async stop(): Promise<void> {
+    listenToStages(undefined)
+    await this.watchdog.stop()
+  }
+}
+
+function jsonOf(testCase: unknown): string | undefined {
+  try {
+    const text = JSON.stringify(testCase)
+    return text !== undefined && text.length <= MAX_CASE_JSON ? text : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The watchdog of the worker running the suites. This thread bumps a heartbeat in shared memory
+ * every tick and tells the watchdog thread (watchdog-thread.mjs) which property and case are
+ * running and which stage the interpreter entered last. A synchronous loop in the
+ * implementation stops the heartbeat; past the allowed time the watchdog thread records what was
+ * running and kills this process, and the host re-runs the clauses still without a verdict.
+ */
+import { writeFileSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
+import { watchdogFiles, type RunningCase, type WatchdogConfig } from './watchdog-record.js'
+
+const TICK_MS = 100
+const STAGE_BYTES = 512
+
+export class Watchdog {
+  private readonly header: Int32Array
+  private readonly stageBytes: Uint8Array
+  private readonly encoder = new TextEncoder()
+  private readonly heartbeat: NodeJS.Timeout
+  private readonly thread: Worker
+  private readonly files: ReturnType<typeof watchdogFiles>
+
+  constructor(config: WatchdogConfig) {
+    const shared = new SharedArrayBuffer(8 + STAGE_BYTES)
+    this.header = new Int32Array(shared, 0, 2)
+    this.stageBytes = new Uint8Array(shared, 8)
+    this.files = watchdogFiles(config.dir)
+    this.thread = new Worker(new URL('./watchdog-thread.mjs', import.meta.url), {
+      workerData: { shared, blockedFile: this.files.blocked, blockedAfterMs: config.blockedAfterMs, tickMs: TICK_MS },
+    })
+    this.thread.unref()
+    this.heartbeat = setInterval(() => Atomics.add(this.header, 0, 1), TICK_MS)
+    this.heartbeat.unref()
+  }
+
+  /** A property starts: also kept in a file, so a worker that dies any other way is explained. */
+  propertyStarted(running: RunningCase): void {
+    writeFileSync(this.files.running, JSON.stringify(running))
+    this.caseStarted(running)
+  }
+
+  caseStarted(running: RunningCase): void {
+    this.thread.postMessage(running)
+    this.stage('')
+  }
+
+  /** The stage the interpreter just entered ("body#0 of c1"); '' before any. */
+  stage(stage: string): void {
+    const { written } = this.encoder.encodeInto(stage, this.stageBytes)
+    Atomics.store(this.header, 1, written)
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeat)
+    await this.thread.terminate()
+  }
+}

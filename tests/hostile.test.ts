@@ -1,0 +1,79 @@
+// Hostile in-process implementations (fixtures/hostile/): each misbehaves in one situation — a
+// synchronous loop, a promise that never settles, process.exit, a throwing timer, an unhandled
+// rejection, Object.prototype pollution, a biting result, a 50 MB result. Certifying one must end
+// in bounded time with a complete report that names the failing clause and where it went wrong,
+// and the run must go on: an unrelated clause checked after the hostile event still passes.
+import { readdirSync } from 'node:fs'
+import { mkdtemp, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { describe, expect, test } from 'vitest'
+import type { CertifyReport } from '../harness/report/build-report.js'
+import type { HostileExpectation } from '../fixtures/hostile/support.js'
+import { jsonSafe } from '../harness/runner/json-safe.js'
+import { applyEscapes } from '../harness/runner/watchdog-verdicts.js'
+
+const HOSTILE = 'fixtures/hostile'
+const fixtures = readdirSync(HOSTILE).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.startsWith('server-'))
+/** A run must end within this, whatever the implementation does (generous: CI machines can be loaded). */
+const BOUND_MS = 120_000
+
+describe.concurrent('certifying a hostile in-process implementation', () => {
+  test.each(fixtures)('%s: bounded run, complete report naming the clause and the stage, the run goes on', async (file) => {
+    const { expected } = (await import(/* @vite-ignore */ `../${HOSTILE}/${file}`)) as { expected: HostileExpectation }
+    const dir = await mkdtemp(join(tmpdir(), 'toolreg-hostile-'))
+    const json = join(dir, 'report.json')
+    const clauses = [...expected.fails, ...expected.passes].flatMap((id) => ['--clause', id])
+    const started = Date.now()
+    const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', join(HOSTILE, file), ...clauses,
+      '--runs', '10', '--seed', '1', '--no-corpus', '--case-timeout', expected.blocksEventLoop ? '2s' : '10s', '--json', json], { reject: false, env: { FORCE_COLOR: '0' }, timeout: BOUND_MS })
+    const elapsed = Date.now() - started
+    console.log(`hostile ${file}: exit ${run.exitCode} in ${(elapsed / 1000).toFixed(1)} s`)
+
+    expect(run.timedOut, 'the run ended within its bound').toBe(false)
+    expect(run.signal, 'the harness process survived').toBeUndefined()
+    expect(run.stderr).not.toMatch(/internal error/)
+    expect(run.exitCode).toBe(expected.exit)
+    const report = JSON.parse(await readFile(json, 'utf8')) as CertifyReport
+    const verdict = (id: string) => report.clauses.find((c) => c.id === id)
+    for (const id of [...expected.fails, ...expected.passes]) expect(['passed', 'failed'], `${id} has a verdict`).toContain(verdict(id)?.status)
+    for (const id of expected.fails) {
+      expect(verdict(id)?.status, `${id} fails`).toBe('failed')
+      expect(verdict(id)?.reason).toMatch(expected.reason)
+    }
+    for (const id of expected.passes) expect(verdict(id)?.status, `${id}, after the hostile event, passes`).toBe('passed')
+    if (expected.exit === 1) expect(report.errors).toEqual([])
+    expect((await stat(json)).size, 'the report stays small').toBeLessThan(1024 * 1024)
+  }, BOUND_MS + 10_000)
+})
+
+describe('what the harness does with what hostile implementations leave behind', () => {
+  test('an escape outside any property is a harness error; an attributed one fails its clause; other verdicts stay', () => {
+    const passed = (clause: string) => ({ clause, level: 'R', profile: 'core', status: 'passed' as const, title: `${clause} …` })
+    const { results, errors } = applyEscapes([passed('PRE-1'), passed('EXE-1')], [
+      { kind: 'uncaught exception', detail: 'boom from a timer', at: { clause: 'PRE-1', title: 'PRE-1 …' } },
+      { kind: 'unhandled rejection', detail: 'nobody awaited this' },
+    ])
+    expect(results.map((r) => [r.clause, r.status])).toEqual([['PRE-1', 'failed'], ['EXE-1', 'passed']])
+    expect(results[0]?.violations).toEqual([{ clause: 'PRE-1', detail: 'boom from a timer' }])
+    expect(errors).toEqual(['unhandled rejection outside any property: nobody awaited this'])
+  })
+
+  test('a JSON-safe copy never throws and stays small: throwing getters, Proxies, cycles, 50 MB strings', () => {
+    const getter = Object.defineProperty({ ok: 1 }, 'bad', { enumerable: true, get: () => { throw new Error('getter throws') } })
+    const proxy = new Proxy({}, { ownKeys: () => { throw new Error('no keys') } })
+    const cycle: Record<string, unknown> = { big: 'x'.repeat(50 * 1024 * 1024), gone: undefined }
+    cycle.self = cycle
+    const text = JSON.stringify(jsonSafe({ getter, proxy, cycle, list: [undefined, 1n] }))
+    expect(text.length).toBeLessThan(10_000)
+    expect(JSON.parse(text)).toMatchObject({
+      getter: { ok: 1, bad: '[threw: getter throws]' },
+      proxy: '[unreadable: no keys]',
+      cycle: { self: '[cycle]' },
+      list: [null, '1n'],
+    })
+    expect(JSON.parse(text).cycle.big).toMatch(/more characters cut/)
+    expect('gone' in JSON.parse(text).cycle).toBe(false)
+  })
+})

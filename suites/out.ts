@@ -20,11 +20,12 @@ const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 
 /** A body that throws before returning a promise: scenario bodies are async, so this one is direct. */
-const syncThrow = custom('OUT-4', 'a body that throws synchronously keeps its thrown code', fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean() }), async (ctx, c) => {
+const syncThrow = custom('OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws', fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean(), thrown: fc.constantFrom('error', 'function', 'plain object') }), async (ctx, c) => {
   const registry = await ctx.registry()
+  const value = c.thrown === 'error' ? new Error('thrown synchronously') : c.thrown === 'function' ? () => 'a thrown function' : { message: 'a thrown object' }
   registry.register(liveTool('sync_thrower', {
     execute: (() => {
-      throw Object.assign(new Error('thrown synchronously'), { code: c.code })
+      throw Object.assign(value, { code: c.code })
     }) as never,
   }))
   if (c.withPost) registry.onPostExecute((_exec, _result, next) => next())

@@ -1,0 +1,109 @@
+// The triage of surviving Stryker mutants of reference-impl/: which survivors are equivalent
+// (the contract cannot tell them from the reference) and why. Anything no rule matches is a gap.
+// Rules name a file, a line range and optionally mutators or the mutated text; the first match wins.
+// The reasons are the groups of reference-impl/MUTATION-TRIAGE.md.
+
+const WHY = {
+  message: 'message text: SPEC says denials and failures "carry a message", and suites assert codes, stage traces and shapes, never message text',
+  redundant: 'redundant defence: a later or outer stage checks the same thing and yields the same outcome (seal re-checks content, meta and contexts; run-call turns a stage that throws into an error outcome; the next check throws anyway)',
+  unreachable: 'defensive branch unreachable through the adapter surface: the reference\'s own stages never throw there, or the state it guards cannot occur (checked just before with no await in between)',
+  open: 'behaviour the contract leaves open: post-execute on denials and aborts before dispatch is S-level "may", no code is fixed for an unreadable input or a wrapper\'s malformed result, the approval request need not carry the agent, calls to deferContext/concludeTurn after the body settled are unspecified',
+  hygiene: 'unhandled-rejection hygiene: swallowIfThenable only keeps a promise returned where none is expected (guard, observer, classifier, finalizer) from surfacing as an unhandled rejection; SPEC says nothing about it',
+  same: 'the mutated code computes the same observable result (an own undefined field, a symbol description, a re-derived result from pure projections, a guard already implied by the next expression)',
+  sticky: 'a value only an outer listener could read is replaced anyway: an inner malformed pre-execute decision is turned into a denial at the end regardless of what the outer listener returned (fail-closed is sticky)',
+}
+
+const rule = (file, lines, group, opts = {}) => ({ file, lines: Array.isArray(lines) ? lines : [lines, lines], group, ...opts })
+
+const RULES = [
+  // Text nobody may assert on: every StringLiteral that is a sentence or a template with spaces.
+  { any: true, test: (m) => m.mutator === 'StringLiteral' && /^['"`].*\s/.test(m.text), group: 'message' },
+
+  rule('pipeline/1-materialize.ts', [34, 39], 'open', { note: 'an unreadable input still ends as an error outcome; only its code (none vs UNKNOWN_TOOL) and the blank execution observers get differ' }),
+  rule('pipeline/1-materialize.ts', [48, 48], 'same', { note: "'call' is only compared against 'unrouted' and 'ended'" }),
+  rule('pipeline/1-materialize.ts', [55, 55], 'same', { mutators: ['ConditionalExpression'], text: /^parent !== undefined$/, note: 'inFlight never holds undefined' }),
+  rule('pipeline/1-materialize.ts', [61, 61], 'redundant', { note: 'a non-object input fails the next field check (or throws into the catch below)' }),
+  rule('pipeline/1-materialize.ts', [66, 66], 'redundant', { note: 'a name that is not a string resolves to no tool: UNKNOWN_TOOL, an error outcome as well' }),
+  rule('pipeline/1-materialize.ts', [69, 70], 'unreachable', { note: 'reading callId, name and signal throws only for a throwing getter on the input' }),
+  rule('pipeline/1-materialize.ts', [76, 76], 'same'),
+  rule('pipeline/1-materialize.ts', [82, 83], 'same', { mutators: ['ConditionalExpression'], replacement: 'true', note: 'an own agent/parent key holding undefined' }),
+  rule('pipeline/1-materialize.ts', [101, 101], 'same', { note: 'bodyOpen is set before the run context exists' }),
+
+  rule('pipeline/2-pre-execute.ts', [25, 25], 'sticky'),
+  rule('pipeline/2-pre-execute.ts', [36, 36], 'redundant', { note: 'a primitive has no kind; null throws into the catch' }),
+  rule('pipeline/2-pre-execute.ts', [40, 40], 'open', { note: 'a deny with a bad reason and a malformed decision are both denials' }),
+  rule('pipeline/2-pre-execute.ts', [46, 46], 'unreachable'),
+
+  rule('pipeline/3-approval.ts', [14, 14], 'open', { note: 'no service: a denial (post-execute may run) or a failure (it does not) — both deny' }),
+  rule('pipeline/3-approval.ts', [18, 18], 'open'),
+  rule('pipeline/3-approval.ts', [25, 25], 'open', { note: 'an abort while approval is pending must only keep the body from running (APR-2); no code is fixed' }),
+  rule('pipeline/3-approval.ts', [27, 28], 'open', { mutators: ['BooleanLiteral'] }),
+  rule('pipeline/3-approval.ts', [31, 33], 'message'),
+
+  rule('pipeline/4-guards.ts', [20, 20], 'message', { mutators: ['StringLiteral'], note: 'typeof verdict === "" only swaps the denial text' }),
+  rule('pipeline/4-guards.ts', [20, 20], 'open', { mutators: ['BooleanLiteral', 'ConditionalExpression', 'EqualityOperator'], note: 'the denial text, and post-execute after a guard denial (S)' }),
+
+  rule('pipeline/5-execute.ts', [48, 50], 'redundant', { note: 'a missing or throwing overrides argument means "no replacement" either way' }),
+  rule('pipeline/5-execute.ts', [52, 52], 'same', { text: /^replacement === signal$/, note: 'fusing a signal with itself aborts exactly when it does' }),
+  rule('pipeline/5-execute.ts', [64, 64], 'open'),
+  rule('pipeline/5-execute.ts', [73, 77], 'open', { mutators: ['BooleanLiteral'] }),
+  rule('pipeline/5-execute.ts', [74, 74], 'open', { mutators: ['StringLiteral'], note: 'META-1 requires an error for a non-lossless context, not a code' }),
+  rule('pipeline/5-execute.ts', [91, 97], 'open'),
+  rule('pipeline/5-execute.ts', [107, 109], 'same', { note: 'WeakSet.has of a primitive is false; re-deriving a result next() produced gives an equal result' }),
+  rule('pipeline/5-execute.ts', [111, 115], 'open', { note: "the content, text and post-execute routing of a wrapper's malformed or made-up error are not fixed; seal keeps only string codes" }),
+
+  rule('pipeline/6-output.ts', [28, 28], 'redundant'),
+  rule('pipeline/6-output.ts', [32, 32], 'redundant'),
+  rule('pipeline/6-output.ts', [52, 52], 'redundant', { text: /^(?!.*function)/, note: 'null and primitives have no own code or throw into the catch' }),
+  rule('pipeline/6-output.ts', [55, 55], 'redundant', { note: 'a missing descriptor throws into the catch; seal drops codes that are not strings' }),
+
+  rule('pipeline/7-post-execute.ts', [25, 25], 'same', { note: 'no listeners: the waterfall falls back to accept' }),
+  rule('pipeline/7-post-execute.ts', [38, 39], 'open', { mutators: ['ArrayDeclaration'], note: 'a stray context makes seal publish INVALID_TOOL_OUTPUT instead of an error without code: PST-3 requires an error, not a code' }),
+  rule('pipeline/7-post-execute.ts', [49, 49], 'open', { mutators: ['ArrayDeclaration'], note: 'as above, for PST-2' }),
+  rule('pipeline/7-post-execute.ts', [39, 39], 'same', { mutators: ['ConditionalExpression'], text: /^decision === MALFORMED$/, note: 'malformed is always set when the decision is MALFORMED' }),
+  rule('pipeline/7-post-execute.ts', [58, 58], 'redundant', { note: 'a primitive decision has no kind; null throws into the catch' }),
+  rule('pipeline/7-post-execute.ts', [77, 82], 'same', { mutators: ['StringLiteral', 'ObjectLiteral'], note: "after normalization only 'block', 'value' in and content are read" }),
+  rule('pipeline/7-post-execute.ts', [83, 83], 'redundant', { note: 'a throw escapes into the waterfall, which treats it as a failing listener' }),
+
+  rule('pipeline/8-finalize.ts', [27, 27], 'redundant', { mutators: ['ConditionalExpression'] }),
+  rule('pipeline/8-finalize.ts', [27, 27], 'open', { mutators: ['StringLiteral'], note: 'META-1 requires an error for non-lossless finalizer output, not a code' }),
+
+  rule('pipeline/9-publish.ts', [19, 23], 'redundant'),
+  rule('pipeline/9-publish.ts', [31, 31], 'unreachable'),
+  rule('pipeline/9-publish.ts', [34, 34], 'same', { note: 'an empty additionalContexts list carries no context' }),
+
+  rule('pipeline/abort.ts', [6, 6], 'unreachable', { note: 'policyGates checks cancellation right before asking' }),
+  rule('pipeline/abort.ts', [9, 9], 'same', { mutators: ['ObjectLiteral', 'BooleanLiteral'], note: 'the listener is removed when the request settles; resolving twice is a no-op' }),
+  rule('pipeline/abort.ts', [12, 16], 'same', { mutators: ['StringLiteral'], note: 'a listener left registered only resolves an already settled promise' }),
+  rule('pipeline/abort.ts', [24, 32], 'hygiene'),
+  rule('pipeline/call-state.ts', [69, 69], 'redundant', { note: 'every gate that stops ends in an error; without the gate object the crash path ends in an error too' }),
+
+  rule('pipeline/run-call.ts', [17, 18], 'unreachable'),
+  rule('pipeline/run-call.ts', [21, 21], 'same', { note: 'unrouted results are errors, which never conclude' }),
+  rule('pipeline/run-call.ts', [32, 32], 'same', { note: 'sealing a sealed result again gives an equal result' }),
+  rule('pipeline/run-call.ts', [45, 46], 'unreachable'),
+  rule('pipeline/run-call.ts', [56, 57], 'unreachable'),
+  rule('pipeline/run-call.ts', [68, 68], 'same'),
+  rule('pipeline/run-call.ts', [77, 77], 'unreachable', { note: 'no await between the last gate\'s cancellation check and this one' }),
+  rule('pipeline/run-call.ts', [83, 86], 'open', { mutators: ['BooleanLiteral', 'ConditionalExpression'], note: 'after an abort during pre-execute only the body is constrained (PRE-6, CAN-2): later gates may run; post-execute after an abort before dispatch is not fixed' }),
+
+  rule('pipeline/waterfall.ts', [24, 24], 'same'),
+  rule('pipeline/waterfall.ts', [45, 45], 'same'),
+  rule('pipeline/waterfall.ts', [48, 48], 'same', { mutators: ['EqualityOperator'], text: /^i < started\.length$/, replacement: 'i <= started.length' }),
+]
+
+const matches = (r, m) => {
+  if (r.any) return r.test(m)
+  if (r.file !== m.file) return false
+  if (m.line < r.lines[0] || m.line > r.lines[1]) return false
+  if (r.mutators && !r.mutators.includes(m.mutator)) return false
+  if (r.text && !r.text.test(m.text)) return false
+  if (r.replacement !== undefined && String(m.replacement) !== r.replacement) return false
+  return true
+}
+
+export function classify(m) {
+  const r = RULES.find((x) => matches(x, m))
+  if (!r) return { class: 'gap', group: 'not closed', reason: 'a gap: no property kills it yet (see the list of open gaps)' }
+  return { class: 'equivalent', group: r.group, reason: WHY[r.group], ...(r.note ? { note: r.note } : {}) }
+}

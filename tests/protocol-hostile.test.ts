@@ -30,7 +30,7 @@ describe.concurrent('hostile protocol servers', () => {
   it.each([
     ['garbage-stdout', /wrote a line that is not a protocol message: "executing \w+ for an agent"/],
     ['exit-mid-call', /server died.*execute\(\).*(exited with code 0|hung)/],
-    ['sync-loop', /no answer to executionMode\(\) within 1000 ms: the implementation is hung/],
+    ['sync-loop', /no answer to executionMode\(\) within \d+ ms: the implementation is hung/],
   ])('%s: the clause that met it names it, the run goes on', async (server, reason) => {
     const { verdicts, ms, starts } = await certify(server, ['SCP-1', 'EXE-1', 'DEF-1'])
     expect(Object.keys(verdicts)).toEqual(['SCP-1', 'EXE-1', 'DEF-1'])

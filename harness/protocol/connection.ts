@@ -15,7 +15,7 @@ export interface ConnectionOptions {
   validate?: boolean
   /** How long the server may take to answer the handshake (default 10 s). */
   handshakeTimeoutMs?: number
-  /** Longest silence while waiting for an answer before the server counts as hung (default 1 s). */
+  /** Longest silence while waiting for an answer before the server counts as hung (default 3 s). */
   replyTimeoutMs?: number
   /** Copy the server's standard error and logs to ours. */
   debug?: boolean
@@ -23,7 +23,7 @@ export interface ConnectionOptions {
 
 /** Overridable with TOOLREG_HANDSHAKE_TIMEOUT_MS and TOOLREG_REPLY_TIMEOUT_MS. */
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = fromEnv('TOOLREG_HANDSHAKE_TIMEOUT_MS', 10_000)
-export const DEFAULT_REPLY_TIMEOUT_MS = fromEnv('TOOLREG_REPLY_TIMEOUT_MS', 1000)
+export const DEFAULT_REPLY_TIMEOUT_MS = fromEnv('TOOLREG_REPLY_TIMEOUT_MS', 3000)
 
 function fromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name])

@@ -135,7 +135,10 @@ export class Peer {
     if (this.closed) return
     if ('closed' in incoming) return this.close(new ProtocolError(incoming.closed))
     const message = this.parse(incoming.line)
-    if (!message) return
+    if (message) this.dispatch(message, idle)
+  }
+
+  private dispatch(message: Message, idle: boolean): void {
     switch (message.type) {
       case 'reply':
       case 'welcome':
@@ -181,7 +184,7 @@ export class Peer {
       const message = this.parse(incoming.line)
       if (!message || message.type === 'yield') return
       if (message.type === 'reply' || message.type === 'welcome' || message.type === 'release' || message.type === 'log') {
-        this.receive(incoming, true)
+        this.dispatch(message, true)
         continue
       }
       return this.answer(message, true)

@@ -44,6 +44,12 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
     }
     for (const id of expected.passes) expect(verdict(id)?.status, `${id}, after the hostile event, passes`).toBe('passed')
     if (expected.exit === 1) expect(report.errors).toEqual([])
+    if (expected.blocksEventLoop) {
+      // The case that blocked was saved: a valid replay file, passing on the reference.
+      const saved = verdict(expected.fails[0]!)?.counterexample
+      expect(saved, 'the blocking case was saved').toBeTypeOf('string')
+      expect((await execa('node', ['harness/cli/toolreg.mjs', 'replay', saved!], { reject: false })).exitCode).toBe(0)
+    }
     expect((await stat(json)).size, 'the report stays small').toBeLessThan(1024 * 1024)
   }, BOUND_MS + 10_000)
 })

@@ -5,6 +5,7 @@ import { loadAdapter } from '../runner/load-adapter.js'
 import { violationsOf } from '../runner/property.js'
 import { SCENARIO_PROPERTIES } from '../runner/scenario-property.js'
 import { PROPERTIES } from '../../suites/index.js'
+import { underWatchdog } from '../runner/watchdog-alone.js'
 import { UsageError } from './usage.js'
 
 export async function replay(file: string | undefined, adapterPath: string | undefined): Promise<number> {
@@ -13,7 +14,7 @@ export async function replay(file: string | undefined, adapterPath: string | und
   const property = PROPERTIES.find((p) => p.id === ce.clause)
   if (!property) throw new UsageError(`${file}: no property checks clause ${ce.clause}`)
   const adapter = await loadAdapter(adapterPath)
-  const outcome = await property.run(adapter, ce.case, replayScheduler(ce.schedule))
+  const outcome = await underWatchdog(ce.clause, property.title, () => property.run(adapter, ce.case, replayScheduler(ce.schedule)))
   if (outcome.adapterError) {
     console.error(`adapter error: ${outcome.adapterError}`)
     return 2

@@ -46,9 +46,6 @@ export class Supervisor {
   async runCase(testCase: unknown, run: () => Promise<CaseOutcome>): Promise<CaseOutcome> {
     const property = this.property
     if (!property) return run()
-    // Cases chained on promises alone never let timers run: yield once per case, so the
-    // heartbeat measures one case's synchronous stretch and late timers fire near their case.
-    await new Promise<void>((resolve) => setImmediate(resolve))
     const text = jsonOf(testCase)
     const running: RunningCase = { ...property, caseNumber: ++this.cases, ...(text ? { case: text } : {}) }
     this.stage = ''
@@ -60,6 +57,10 @@ export class Supervisor {
     } catch (error) {
       thrown = { error } // explained by an escape below, or rethrown
     }
+    // Cases chained on promises alone never let the event loop turn: yield once per case, so the
+    // heartbeat measures one case's synchronous stretch, and the rejections it left unhandled
+    // (reported once the microtasks drain) and its immediate timers surface within the case.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     if (objectPrototypeChanged()) {
       const changed = revertChangedGlobals()
       if (changed) this.traps.add({ kind: 'changed globals', detail: changed, at: running })

@@ -8,6 +8,7 @@ import type { CollectedResult } from './collecting-reporter.js'
 import { writeCounterexample, type CounterexampleFile } from './counterexample.js'
 import type { PropertyMeta } from './define-suite.js'
 import type { ConformanceProperty } from './property.js'
+import { SCENARIO_PROPERTIES } from './scenario-property.js'
 import type { BlockedRecord, Escape, RunningCase } from './watchdog-record.js'
 
 /** A replayable file for the case something happened in, when the case was kept. */
@@ -18,7 +19,7 @@ export function counterexampleOf(at: RunningCase, adapter: string, seed: number,
 
 /** A property whose cases passed, failed after all by escapes (a late timer, changed globals). */
 export async function escapedVerdict(base: PropertyMeta, escapes: readonly Escape[], adapter: string, seed: number, dir: string): Promise<PropertyMeta> {
-  const violations = escapes.map((e): Violation => ({ clause: base.clause, detail: e.detail }))
+  const violations = [...new Set(escapes.map((e) => e.detail))].map((detail): Violation => ({ clause: base.clause, detail }))
   const found = escapes.map((e) => (e.at ? counterexampleOf(e.at, adapter, seed, violations) : undefined)).find((file) => file !== undefined)
   const file = found ? await writeCounterexample(dir, found) : undefined
   return { ...base, status: 'failed', violations, ...(file ? { counterexample: file } : {}) }
@@ -26,7 +27,7 @@ export async function escapedVerdict(base: PropertyMeta, escapes: readonly Escap
 
 /** The clause whose case blocked the event loop: failed, naming the stage it blocked in. */
 export async function blockedVerdict(record: BlockedRecord & { clause: string }, property: ConformanceProperty, adapter: string, seed: number, dir: string): Promise<CollectedResult> {
-  const where = record.stage ? `in stage ${record.stage}` : property.title.startsWith(record.clause) ? 'before any stage' : ''
+  const where = record.stage ? `in stage ${record.stage}` : SCENARIO_PROPERTIES.has(property) ? 'before any stage' : 'in its check (a property that records no stages)'
   const detail = `event loop blocked for over ${Math.round(record.blockedMs / 100) / 10} s ${where}${record.caseNumber ? ` (case ${record.caseNumber})` : ''}: a synchronous loop or long synchronous work in the implementation; the worker was killed and the remaining clauses re-run`
   const violations = [{ clause: record.clause, detail }]
   const found = counterexampleOf(record, adapter, seed, violations)

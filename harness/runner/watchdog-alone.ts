@@ -1,0 +1,24 @@
+/**
+ * The watchdog around work run outside certification (`toolreg replay`): a synchronous loop in
+ * the implementation ends the process with a line naming the stage, instead of hanging it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { listenToStages } from '../scenario/stage-probe.js'
+import { DEFAULT_BLOCKED_AFTER_MS } from './watchdog-record.js'
+import { Watchdog } from './watchdog.js'
+
+export async function underWatchdog<T>(clause: string, title: string, work: () => Promise<T>, blockedAfterMs = DEFAULT_BLOCKED_AFTER_MS): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolreg-watchdog-'))
+  const watchdog = new Watchdog({ dir, blockedAfterMs })
+  listenToStages((stage) => watchdog.stage(stage))
+  watchdog.propertyStarted({ clause, title })
+  try {
+    return await work()
+  } finally {
+    listenToStages(undefined)
+    await watchdog.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+}

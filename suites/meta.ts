@@ -5,14 +5,17 @@ import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { DecisionSpec, ToolSpec } from '../harness/scenario/types.js'
+import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 
 /** A tool that smuggles an unserialisable value through one of its channels. */
-const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable).map(([t, channel, bad, leaf]): ToolSpec => {
+/** Lossless JSON that is still not a user message (META-1 publishes only well-shaped contexts). */
+const notAUserMessages: ValueDesc[] = [null, 'hello', { role: 'assistant', content: [] }, { role: 'user', content: [{ type: 'video' }] }, { role: 'user', content: [{ type: 'text', text: 'ok' }, null] }, { role: 'user', content: 'text' }]
+const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable, fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined })).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {
+  const misshapen = notAUserMessage !== undefined
   const base: ToolSpec = { ...t, outputSchema: {}, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
   if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
   if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
-  if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }
+  if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: misshapen ? notAUserMessage : { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }
   return { ...base, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
 })
 const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'x', bad: leaf }] } }))

@@ -18,12 +18,15 @@ interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
   maxParallel: number
   abortAfter: number | undefined
+  /** A batch that never aborts may be run without a signal at all. */
+  withSignal: boolean
 }
 
 const batchCase: fc.Arbitrary<BatchCase> = fc.record({
   calls: fc.array(fc.record({ safe: fc.boolean(), awaits: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 6 }),
   maxParallel: fc.integer({ min: 1, max: 3 }),
   abortAfter: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+  withSignal: fc.boolean(),
 })
 
 export default [
@@ -69,7 +72,7 @@ export default [
       arguments: { index: i, awaits: call.awaits },
       signal: new AbortController().signal,
     }))
-    const results = await ctx.scheduler.waitFor(registry.runBatch(inputs, { maxParallel: c.maxParallel, signal: batchAbort.signal }))
+    const results = await ctx.scheduler.waitFor(registry.runBatch(inputs, c.abortAfter === undefined && !c.withSignal ? { maxParallel: c.maxParallel } : { maxParallel: c.maxParallel, signal: batchAbort.signal }))
     if (results.length !== inputs.length) return ctx.fail(`runBatch returned ${results.length} results for ${inputs.length} calls`)
     results.forEach((result, i) => {
       if (!result.isError && (result.value as { index?: unknown }).index !== i) ctx.fail(`result ${i} is not the result of call ${i}`)

@@ -4,7 +4,7 @@ import { invalidOutput } from '../harness/arbitraries/outputs.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { projection, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { ProjectionSpec, ToolSpec } from '../harness/scenario/types.js'
+import type { ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import { withDirect } from './with-direct.js'
@@ -15,7 +15,9 @@ const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ k
 const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => ({ ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }))
 /** presentationMeta answers of every kind, including throwing and returning undefined (no meta). */
 const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' })), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+/** Renders that are not content: not an array, null or malformed blocks, a good block beside a bad one. */
+const malformedContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'text', text: 1 }], [{ type: 'video' }], [{ type: 'image', mimeType: 'image/png' }], [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AA==' }], [['nested']])
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), malformedContent.map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 

@@ -58,6 +58,7 @@ export default [
         { kind: 'returns', value: { kind: 'allow' } }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } },
         { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
         { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'assistant', content: [] }] } },
+        { kind: 'returns', value: { kind: 'accept', additionalContexts: 'not a list' } }, { kind: 'returns', value: { kind: 'block', feedback: [{ type: 'text', text: 'no' }], additionalContexts: [null] } },
         { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'user', content: [{ type: 'text', text: 'x' }], bad: { $: 'bigint' } }] } },
       ),
     }), { minLength: 1, maxLength: 2 }),

@@ -200,7 +200,11 @@ function judgeOutcome(
   if (shape) {
     // A concludesTurn that is present but not true breaks CTX-2 as well as the shape (RES-3).
     if ('concludesTurn' in result && (result as { concludesTurn?: unknown }).concludesTurn !== true) v('CTX-2', shape)
-    return v('RES-3', shape)
+    v('RES-3', shape)
+    // A misshapen outcome of the wrong kind (a success where the model says error) breaks the deciding clause too.
+    const isError = (result as { isError?: unknown } | null)?.isError
+    if (!aborted && typeof isError === 'boolean' && isError !== e.outcome.isError) v(e.outcome.clause, `outcome isError=${isError}, expected ${e.outcome.isError}`)
+    return
   }
   let roundTrip: string | undefined
   try {

@@ -98,6 +98,7 @@ const matches = (r, m) => {
   if (m.line < r.lines[0] || m.line > r.lines[1]) return false
   if (r.mutators && !r.mutators.includes(m.mutator)) return false
   if (r.text && !r.text.test(m.text)) return false
+  if (r.lineText && !r.lineText.test(m.lineText ?? '')) return false
   if (r.replacement !== undefined && String(m.replacement) !== r.replacement) return false
   return true
 }

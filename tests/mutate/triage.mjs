@@ -26,7 +26,7 @@ for (const path of files) {
       else if (m.status === 'Survived' || m.status === 'NoCoverage') {
         const l = m.location
         const text = l.start.line === l.end.line ? lines[l.start.line - 1].slice(l.start.column - 1, l.end.column - 1) : `${lines[l.start.line - 1].slice(l.start.column - 1)} …`
-        const verdict = classify({ file: short, line: l.start.line, column: l.start.column, mutator: m.mutatorName, replacement: m.replacement, text, status: m.status })
+        const verdict = classify({ file: short, line: l.start.line, column: l.start.column, mutator: m.mutatorName, replacement: m.replacement, text, lineText: lines[l.start.line - 1], status: m.status })
         survivors.push({ file: short, m, text, verdict })
         if (verdict.class === 'equivalent') bump(short, 'equivalent')
         else if (m.status === 'NoCoverage') bump(short, 'noCoverage')

@@ -4,7 +4,7 @@
 import { readFile, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { execa } from 'execa'
+import { execa, execaSync } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import reference from '../fixtures/adapters/reference.js'
 import { killCheck } from '../harness/mutation/kill.js'
@@ -14,6 +14,7 @@ import { checkProperty } from '../harness/runner/check-property.js'
 import { PROPERTIES } from '../suites/index.js'
 
 const SEED = 20261201
+const hasPython = () => execaSync('python3', ['--version'], { reject: false }).exitCode === 0
 const RUNS = 3
 const serve = (module?: string) => `node --import tsx ${module ? `fixtures/remote/adapter-server.ts ${module}` : 'fixtures/remote/reference-server.ts'}`
 const opened: RemoteAdapter[] = []
@@ -74,6 +75,12 @@ describe('toolreg --command', () => {
   it('smoke checks the wiring through the server', async () => {
     const run = await toolreg('smoke', '--command', serve())
     expect(run.stdout).toMatch(/reference is wired correctly/)
+    expect(run.exitCode).toBe(0)
+  }, 30_000)
+
+  it.skipIf(!hasPython())('a server in another language: the Python toy registry passes smoke, every message checked against the schemas', async () => {
+    const run = await toolreg('smoke', '--command', 'python3 fixtures/remote/python/smoke_registry.py', '--validate-protocol')
+    expect(run.stdout).toMatch(/python-smoke is wired correctly/)
     expect(run.exitCode).toBe(0)
   }, 30_000)
 

@@ -90,6 +90,21 @@ const RULES = [
   rule('pipeline/waterfall.ts', [24, 24], 'same'),
   rule('pipeline/waterfall.ts', [45, 45], 'same'),
   rule('pipeline/waterfall.ts', [48, 48], 'same', { mutators: ['EqualityOperator'], text: /^i < started\.length$/, replacement: 'i <= started.length' }),
+  rule('content.ts', [12, 15], 'same', { mutators: ['ObjectLiteral'], note: 'callers read .ok first; `{}` reads as not ok, and the reason only feeds message text' }),
+  rule('content.ts', [12, 12], 'redundant', { mutators: ['ConditionalExpression'], note: 'what is not lossless JSON snapshots to undefined, which fails the array check next' }),
+  rule('content.ts', [22, 22], 'redundant', { mutators: ['ConditionalExpression'], note: 'as above, for contexts' }),
+  rule('content.ts', [23, 23], 'redundant', { mutators: ['ConditionalExpression'], note: 'iterating a non-list throws, and every caller turns that into a refusal' }),
+  rule('content.ts', [49, 49], 'unreachable', { note: 'textContent is exported but not used by the registry' }),
+  rule('batch.ts', [21, 21], 'open', { note: 'the pool bound for a non-positive or fractional maxParallel is not specified, and MODE-3 bounds overlap from above only (it does not require parallelism)' }),
+  rule('batch.ts', [22, 22], 'same', { note: 'a results array without a preset length fills to the same values' }),
+  rule('mode.ts', [17, 21], 'redundant', { note: 'a non-object or nameless input resolves to no tool, and a classifier that is not a function throws into the catch: exclusive either way' }),
+  rule('outcomes.ts', [5, 5], 'same', { mutators: ['ConditionalExpression'], note: 'an own code: undefined is dropped by seal' }),
+  rule('outcomes.ts', [5, 5], 'message', { mutators: ['ObjectLiteral'], note: 'an error without its message: seal publishes String(undefined) as the message' }),
+  rule('outcomes.ts', [10, 10], 'same', { mutators: ['ConditionalExpression'], note: 'an own meta: undefined is dropped by seal' }),
+  rule('outcomes.ts', [18, 18], 'open', { mutators: ['StringLiteral'], note: 'IN-2 fixes no code for arguments that are not lossless JSON (INVALID_ARGS is DEF-5\'s, made by defineTool)' }),
+  rule('timeout-policy.ts', [14, 14], 'unreachable', { note: 'every routed call is in registry.calls' }),
+  rule('timeout-policy.ts', [17, 17], 'same', { mutators: ['StringLiteral'], note: 'the abort reason\'s name is not observed' }),
+  rule('timeout-policy.ts', [22, 22], 'open', { note: 'a timer left armed fires after the call settled, aborting a signal nobody waits on' }),
 ]
 
 const matches = (r, m) => {

@@ -15,34 +15,42 @@ const bump = (file, key) => {
   row[key]++
   rows.set(file, row)
 }
+// Later reports override earlier ones mutant by mutant (same file, place, mutator and replacement):
+// a targeted re-run of some mutants on newer code replaces their earlier status.
+const mutants = new Map()
 for (const path of files) {
   const report = JSON.parse(readFileSync(path, 'utf8'))
   for (const [file, f] of Object.entries(report.files)) {
     const lines = f.source.split('\n')
     for (const m of f.mutants) {
-      const short = file.replace(/^reference-impl\//, '')
-      if (m.status === 'Killed') bump(short, 'killed')
-      else if (m.status === 'Timeout') bump(short, 'timeout')
-      else if (m.status === 'Survived' || m.status === 'NoCoverage') {
-        const l = m.location
-        const text = l.start.line === l.end.line ? lines[l.start.line - 1].slice(l.start.column - 1, l.end.column - 1) : `${lines[l.start.line - 1].slice(l.start.column - 1)} …`
-        const verdict = classify({ file: short, line: l.start.line, column: l.start.column, mutator: m.mutatorName, replacement: m.replacement, text, lineText: lines[l.start.line - 1], status: m.status })
-        survivors.push({ file: short, m, text, verdict })
-        if (verdict.class === 'equivalent') bump(short, 'equivalent')
-        else if (m.status === 'NoCoverage') bump(short, 'noCoverage')
-        else bump(short, 'gap')
-      } else bump(short, 'other')
+      const l = m.location
+      mutants.set(`${file}:${l.start.line}:${l.start.column}:${l.end.line}:${l.end.column}:${m.mutatorName}:${m.replacement}`, { file, m, lines })
     }
   }
 }
+for (const { file, m, lines } of mutants.values()) {
+  const short = file.replace(/^reference-impl\//, '')
+  if (m.status === 'Killed') bump(short, 'killed')
+  else if (m.status === 'Timeout') bump(short, 'timeout')
+  else if (m.status === 'Survived' || m.status === 'NoCoverage') {
+    const l = m.location
+    const text = l.start.line === l.end.line ? lines[l.start.line - 1].slice(l.start.column - 1, l.end.column - 1) : `${lines[l.start.line - 1].slice(l.start.column - 1)} …`
+    const verdict = classify({ file: short, line: l.start.line, column: l.start.column, mutator: m.mutatorName, replacement: m.replacement, text, lineText: lines[l.start.line - 1], status: m.status })
+    survivors.push({ file: short, m, text, verdict })
+    if (verdict.class === 'equivalent') bump(short, 'equivalent')
+    else if (m.status === 'NoCoverage') bump(short, 'noCoverage')
+    else bump(short, 'gap')
+  } else bump(short, 'other')
+}
 
 const total = { killed: 0, timeout: 0, equivalent: 0, gap: 0, noCoverage: 0, other: 0 }
-const pct = (r) => {
+const share = (n, r) => {
   const nonEquivalent = r.killed + r.timeout + r.gap + r.noCoverage
-  return nonEquivalent === 0 ? '—' : `${((100 * r.killed) / nonEquivalent).toFixed(1)}%`
+  return nonEquivalent === 0 ? '—' : `${((100 * n) / nonEquivalent).toFixed(1)}%`
 }
-console.log('| file | killed | timeout | survived: equivalent | survived: gap | no coverage (gap) | killed / non-equivalent |')
-console.log('|---|---:|---:|---:|---:|---:|---:|')
+const pct = (r) => `${share(r.killed, r)} | ${share(r.killed + r.timeout, r)}`
+console.log('| file | killed | timeout | survived: equivalent | survived: gap | no coverage (gap) | killed / non-equivalent | killed + timeout / non-equivalent |')
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
 for (const [file, r] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b))) {
   for (const k of Object.keys(total)) total[k] += r[k]
   console.log(`| ${file} | ${r.killed} | ${r.timeout} | ${r.equivalent} | ${r.gap} | ${r.noCoverage} | ${pct(r)} |`)

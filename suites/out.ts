@@ -40,5 +40,5 @@ export default [
   judged('OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success', scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })),
   judged('OUT-2', 'content and meta are the output\'s projections; one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT', scenario({ ...quiet, tools: one(projectingTool), calls: { max: 2 } })),
   judged('OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text', scenario({ ...quiet, tools: one(throwingTool) })),
-  withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow),
+  withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow, { scenario: 1, direct: 1 }),
 ]

@@ -35,6 +35,7 @@ const RULES = [
   rule('pipeline/2-pre-execute.ts', [46, 46], 'unreachable'),
 
   rule('pipeline/3-approval.ts', [14, 14], 'open', { note: 'no service: a denial (post-execute may run) or a failure (it does not) — both deny' }),
+  rule('pipeline/3-approval.ts', [17, 18], 'same', { mutators: ['ConditionalExpression'], replacement: 'true', note: 'an own reason/agent key holding undefined' }),
   rule('pipeline/3-approval.ts', [18, 18], 'open'),
   rule('pipeline/3-approval.ts', [25, 25], 'open', { note: 'an abort while approval is pending must only keep the body from running (APR-2); no code is fixed' }),
   rule('pipeline/3-approval.ts', [27, 28], 'open', { mutators: ['BooleanLiteral'] }),
@@ -46,6 +47,7 @@ const RULES = [
   rule('pipeline/5-execute.ts', [48, 50], 'redundant', { note: 'a missing or throwing overrides argument means "no replacement" either way' }),
   rule('pipeline/5-execute.ts', [52, 52], 'same', { text: /^replacement === signal$/, note: 'fusing a signal with itself aborts exactly when it does' }),
   rule('pipeline/5-execute.ts', [64, 64], 'open'),
+  rule('pipeline/5-execute.ts', [100, 101], 'same', { mutators: ['ConditionalExpression'], replacement: 'true', note: 'an own agent/parent key holding undefined' }),
   rule('pipeline/5-execute.ts', [73, 77], 'open', { mutators: ['BooleanLiteral'] }),
   rule('pipeline/5-execute.ts', [74, 74], 'open', { mutators: ['StringLiteral'], note: 'META-1 requires an error for a non-lossless context, not a code' }),
   rule('pipeline/5-execute.ts', [91, 97], 'open'),
@@ -54,7 +56,7 @@ const RULES = [
 
   rule('pipeline/6-output.ts', [28, 28], 'redundant'),
   rule('pipeline/6-output.ts', [32, 32], 'redundant'),
-  rule('pipeline/6-output.ts', [52, 52], 'redundant', { text: /^(?!.*function)/, note: 'null and primitives have no own code or throw into the catch' }),
+  rule('pipeline/6-output.ts', [52, 52], 'redundant', { cols: [1, 37], note: 'null and primitives have no own code or throw into the catch' }),
   rule('pipeline/6-output.ts', [55, 55], 'redundant', { note: 'a missing descriptor throws into the catch; seal drops codes that are not strings' }),
 
   rule('pipeline/7-post-execute.ts', [25, 25], 'same', { note: 'no listeners: the waterfall falls back to accept' }),
@@ -114,6 +116,7 @@ const matches = (r, m) => {
   if (r.mutators && !r.mutators.includes(m.mutator)) return false
   if (r.text && !r.text.test(m.text)) return false
   if (r.lineText && !r.lineText.test(m.lineText ?? '')) return false
+  if (r.cols && (m.column < r.cols[0] || m.column > r.cols[1])) return false
   if (r.replacement !== undefined && String(m.replacement) !== r.replacement) return false
   return true
 }

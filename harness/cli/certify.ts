@@ -127,7 +127,12 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
   })
 }
 
-/** vitest's report of a forked worker that went away. */
+/**
+ * vitest's report of a forked worker that went away. (vitest 4.1: startVitest still returns; the
+ * reporter sees every test of the module pending, finished ones whose results were not flushed
+ * yet included, and this one unhandled error. Its testTimeout is a timer inside the worker, so it
+ * cannot end a test that blocks the worker's event loop: that is the watchdog's job.)
+ */
 const WORKER_DIED = /^\[vitest-pool\]/
 
 /** One vitest run of the suites on the given clauses, supervised by the watchdog. */

@@ -13,14 +13,14 @@ const opened: RemoteAdapter[] = []
 afterAll(() => opened.forEach((a) => a.close()))
 
 /** Certifies `clauses` in order against a hostile server; each verdict as one line. */
-async function certify(server: string, clauses: string[]): Promise<{ verdicts: Record<string, string>; ms: number; starts: number }> {
+async function certify(server: string, clauses: string[], replyTimeoutMs?: number): Promise<{ verdicts: Record<string, string>; ms: number; starts: number }> {
   const started = Date.now()
-  const adapter = connectRemote({ command: `node --import tsx fixtures/hostile/server-${server}.ts` })
+  const adapter = connectRemote({ command: `node --import tsx fixtures/hostile/server-${server}.ts`, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
   opened.push(adapter)
   const verdicts: Record<string, string> = {}
   for (const id of clauses) {
     const property = PROPERTIES.find((p) => p.id === id)!
-    const verdict: PropertyVerdict = await checkProperty(property, adapter, { runs: 10, seed: SEED, shrink: false })
+    const verdict: PropertyVerdict = await checkProperty(property, adapter, { runs: 5, seed: SEED, shrink: false })
     verdicts[id] = verdict.status === 'passed' ? 'passed' : verdict.status === 'error' ? `error: ${verdict.error}` : `failed: ${verdict.failure.violations.map((v) => v.detail).join('; ')}`
   }
   return { verdicts, ms: Date.now() - started, starts: adapter.starts }
@@ -28,21 +28,20 @@ async function certify(server: string, clauses: string[]): Promise<{ verdicts: R
 
 describe.concurrent('hostile protocol servers', () => {
   it.each([
-    ['garbage-stdout', /wrote a line that is not a protocol message: "executing \w+ for an agent"/],
-    ['exit-mid-call', /server died.*execute\(\).*(exited with code 0|hung)/],
-    ['sync-loop', /no answer to executionMode\(\) within \d+ ms: the implementation is hung/],
-  ])('%s: the clause that met it names it, the run goes on', async (server, reason) => {
-    const { verdicts, ms, starts } = await certify(server, ['SCP-1', 'EXE-1', 'DEF-1'])
-    expect(Object.keys(verdicts)).toEqual(['SCP-1', 'EXE-1', 'DEF-1'])
+    ['garbage-stdout', /wrote a line that is not a protocol message: "executing \w+ for an agent"/, undefined],
+    ['exit-mid-call', /server died during execute\(\): the server exited with code 0/, undefined],
+    ['sync-loop', /no answer to executionMode\(\) within 1500 ms: the implementation is hung/, 1500],
+  ])('%s: the clause that met it names it, the run goes on', async (server, reason, replyTimeoutMs) => {
+    const { verdicts, ms, starts } = await certify(server, ['SCP-1', 'EXE-1'], replyTimeoutMs)
+    expect(Object.keys(verdicts)).toEqual(['SCP-1', 'EXE-1'])
     expect(verdicts['SCP-1']).toMatch(reason)
     expect(verdicts['EXE-1']).toBe('passed')
-    expect(verdicts['DEF-1']).toBe('passed')
     expect(starts).toBe(2)
     expect(ms).toBeLessThan(45_000)
   }, 60_000)
 
-  it('crash-after-calls: the exit between calls is named, the server restarts, every clause gets a verdict', async () => {
-    const clauses = ['DEF-1', 'DEF-2', 'EXE-1', 'SCH-3']
+  it('crash-after-calls: the exit is named with the call it ended, the server restarts, every clause gets a verdict', async () => {
+    const clauses = ['DEF-1', 'DEF-2', 'EXE-1', 'SCH-3', 'DEF-4']
     const { verdicts, starts } = await certify('crash-after-calls', clauses)
     expect(Object.keys(verdicts)).toEqual(clauses)
     const broken = Object.values(verdicts).filter((v) => v !== 'passed')

@@ -65,11 +65,12 @@ describe('toolreg --command', () => {
 
   it('certify takes the identity from the handshake and reports like the in-process run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-protocol-'))
-    const run = await toolreg('certify', '--command', serve(), '--validate-protocol', '--runs', '5', '--seed', '3', '--no-corpus', '--clause', 'MODE-2', '--clause', 'RES-1', '--json', join(dir, 'r.json'))
+    const run = await toolreg('certify', '--command', serve(), '--validate-protocol', '--runs', '5', '--seed', '3', '--no-corpus', '--clause', 'RES-1', '--json', join(dir, 'r.json'))
     expect(run.exitCode).toBe(0)
     const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as CertifyReport
     expect(report.adapter).toEqual({ name: 'reference', version: '0.1.0', profiles: [...reference.profiles] })
-    expect(report.clauses.filter((c) => c.status === 'passed').map((c) => c.id).sort()).toEqual(['MODE-2', 'RES-1'])
+    expect(report.clauses.filter((c) => c.status === 'passed').map((c) => c.id)).toEqual(['RES-1'])
+    expect(report.clauses.filter((c) => c.status !== 'passed').every((c) => c.status === 'untested')).toBe(true)
   }, 60_000)
 
   it('smoke checks the wiring through the server', async () => {

@@ -38,8 +38,14 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
         connection = new Connection(options)
         starts++
       }
-      const surface = connection.peer.request({ type: 'create', config: connection.peer.codec.encode(config) }, 'create()')
-      return (await surface) as RegistryUnderTest
+      const current = connection
+      try {
+        const surface = current.peer.request({ type: 'create', config: current.peer.codec.encode(config) }, 'create()')
+        return (await surface) as RegistryUnderTest
+      } catch (error) {
+        if (current.dead) current.death() // this create() already reports the death: the next one restarts
+        throw error
+      }
     },
     close() {
       connection.close()

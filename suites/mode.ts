@@ -9,7 +9,7 @@ import type { JsonValue, ToolExecutionInput } from '../harness/spec.js'
 import type { CallSpec, ToolSpec } from '../harness/scenario/types.js'
 
 const safeTools = fc.uniqueArray(
-  tool({ scoped: true }).map((t): ToolSpec => ({ ...t, classifier: { kind: 'returns', value: true } })),
+  tool({ scoped: true, define: true }).map((t): ToolSpec => ({ ...t, classifier: { kind: 'returns', value: true } })),
   { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
 )
 const anyTools = fc.uniqueArray(tool({ scoped: true, define: true }), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })

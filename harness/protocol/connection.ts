@@ -13,7 +13,7 @@ export interface ConnectionOptions {
   cwd?: string
   /** Check every message against the schemas, on both sides. */
   validate?: boolean
-  /** How long the server may take to answer the handshake (default 10 s). */
+  /** How long the server may take to answer the handshake (default 20 s: npx and tsx start slowly on a loaded machine). */
   handshakeTimeoutMs?: number
   /** Longest silence while waiting for an answer before the server counts as hung (default 3 s). */
   replyTimeoutMs?: number
@@ -22,7 +22,7 @@ export interface ConnectionOptions {
 }
 
 /** Overridable with TOOLREG_HANDSHAKE_TIMEOUT_MS and TOOLREG_REPLY_TIMEOUT_MS. */
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = fromEnv('TOOLREG_HANDSHAKE_TIMEOUT_MS', 10_000)
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = fromEnv('TOOLREG_HANDSHAKE_TIMEOUT_MS', 20_000)
 export const DEFAULT_REPLY_TIMEOUT_MS = fromEnv('TOOLREG_REPLY_TIMEOUT_MS', 3000)
 
 function fromEnv(name: string, fallback: number): number {

@@ -3,7 +3,7 @@
 // rejection, Object.prototype pollution, a biting result, a 50 MB result. Certifying one must end
 // in bounded time with a complete report that names the failing clause and where it went wrong,
 // and the run must go on: an unrelated clause checked after the hostile event still passes.
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -51,6 +51,11 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
       expect((await execa('node', ['harness/cli/toolreg.mjs', 'replay', saved!], { reject: false })).exitCode).toBe(0)
     }
     expect((await stat(json)).size, 'the report stays small').toBeLessThan(1024 * 1024)
+    for (const id of expected.fails) {
+      const saved = verdict(id)?.counterexample
+      if (saved) expect((await stat(saved)).size, `${id}'s counterexample stays small`).toBeLessThan(1024 * 1024)
+      if (saved) expect(() => JSON.parse(readFileSync(saved, 'utf8'))).not.toThrow()
+    }
   }, BOUND_MS + 10_000)
 })
 

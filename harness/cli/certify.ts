@@ -21,6 +21,7 @@ import { PROPERTIES } from '../../suites/index.js'
 import type { ConformanceProperty } from '../runner/property.js'
 import { DEFAULT_BLOCKED_AFTER_MS, readBlocked, readEscapes, readRunning, type Escape, type WatchdogConfig } from '../runner/watchdog-record.js'
 import { applyEscapes, blockedVerdict, diedVerdict } from '../runner/watchdog-verdicts.js'
+import { underWatchdog } from '../runner/watchdog-alone.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
 
@@ -53,9 +54,11 @@ export async function certify(options: CertifyOptions): Promise<number> {
   if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
   const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
   if (options.adapter && options.command) throw new UsageError('give either --adapter or --command, not both')
-  const adapter = options.command ? remoteAdapter(options.command, options.validateProtocol === true) : await loadAdapter(options.adapter)
+  // Loading the adapter and building one registry happen here, in this process: under the watchdog too.
+  const caseTimeoutMs = options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS
+  const adapter = options.command ? remoteAdapter(options.command, options.validateProtocol === true) : await underWatchdog('adapter', 'loading the adapter', () => loadAdapter(options.adapter), caseTimeoutMs)
   try {
-    await preflight(adapter)
+    await underWatchdog('adapter', 'create() and dispose() once', () => preflight(adapter), caseTimeoutMs)
   } finally {
     ;(adapter as Partial<RemoteAdapter>).close?.()
   }

@@ -1,6 +1,7 @@
 /**
- * The watchdog around work run outside certification (`toolreg replay`): a synchronous loop in
- * the implementation ends the process with a line naming the stage, instead of hanging it.
+ * The watchdog around work on the implementation outside the suites' worker (`toolreg replay`,
+ * loading the adapter and the preflight of `toolreg certify`): a synchronous loop in the
+ * implementation ends the process with a line naming what was running, instead of hanging it.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -69,3 +69,25 @@ for (const [key, group] of [...byGroup.entries()].sort(([a], [b]) => a.localeCom
   console.log(`- ${key} — ${group.length} (${where}): ${group[0].verdict.reason}`)
   if (list) for (const s of group) console.log(`    ${s.file}:${s.m.location.start.line}:${s.m.location.start.column} ${s.m.mutatorName} ${s.m.status === 'NoCoverage' ? '(no coverage) ' : ''}\`${s.text.slice(0, 70)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 50)}\``)
 }
+
+if (args.includes('--markdown')) {
+  // The triage document's lists: equivalent survivors by reason, with where and why; gaps one by one.
+  const equivalent = survivors.filter((s) => s.verdict.class === 'equivalent')
+  const groups = new Map()
+  for (const s of equivalent) groups.set(s.verdict.group, [...(groups.get(s.verdict.group) ?? []), s])
+  console.log('\n<!-- equivalent -->')
+  for (const [group, list] of [...groups.entries()].sort((a, b) => b[1].length - a[1].length)) {
+    console.log(`\n### ${group} — ${list.length}\n\n${list[0].verdict.reason}.\n`)
+    const byFile = new Map()
+    for (const s of list) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s])
+    for (const [file, items] of byFile) {
+      const notes = [...new Set(items.map((s) => s.verdict.note).filter(Boolean))]
+      const lines = [...new Set(items.map((s) => s.m.location.start.line))].sort((a, b) => a - b)
+      console.log(`- \`${file}\` (${items.length}; lines ${lines.join(', ')})${notes.length ? `: ${notes.join('; ')}` : ''}`)
+    }
+  }
+  console.log('\n<!-- gaps -->')
+  for (const s of survivors.filter((x) => x.verdict.class === 'gap')) {
+    console.log(`- \`${s.file}:${s.m.location.start.line}\` ${s.m.mutatorName}${s.m.status === 'NoCoverage' ? ' (no coverage)' : ''}: \`${s.text.replace(/\s+/g, ' ').slice(0, 60)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 40)}\``)
+  }
+}

@@ -127,6 +127,8 @@ describe('the value codec', () => {
     expect(thrower).toThrow(TypeError)
     expect(() => thrower()).toThrow('refused')
     expect(send(original)).toBe(fn)
+    const coded = send(Object.assign(() => undefined, { code: 'E_TOOL' })) as { code?: string }
+    expect(coded.code).toBe('E_TOOL')
     expect(sendBack(fn)).toBe(original)
   })
 

@@ -41,8 +41,11 @@ export class Decoding {
         if (typeof e.for === 'string') return Symbol.for(e.for)
         if (typeof e.wellKnown === 'string') return (Symbol as unknown as Record<string, symbol>)[e.wellKnown]
         return this.known(e.id!) ?? this.kept(e.id!, Symbol((e.description as string | null) ?? undefined))
-      case 'function':
-        return this.known(e.id!) ?? this.kept(e.id!, stub(this.host, e.id!, String(e.name ?? '')))
+      case 'function': {
+        const fn = (this.known(e.id!) ?? this.kept(e.id!, stub(this.host, e.id!, String(e.name ?? '')))) as object
+        if (Array.isArray(e.props)) this.fill({ $: 'function', props: e.props }, fn, true, false)
+        return fn
+      }
       case 'promise':
         return this.known(e.id!) ?? this.codec.newDeferred(e.id!, tables.nextGen(e.id!))
       case 'signal':

@@ -27,7 +27,10 @@ export class Encoding {
       case 'symbol':
         return this.symbol(value)
       case 'function':
-        return this.handle(value, () => ({ $: 'function', name: functionName(value) }))
+        return this.handle(value, () => {
+          const props = this.props(value, (key) => !FUNCTION_OWN_KEYS.has(key))
+          return { $: 'function', name: functionName(value), ...(props.length > 0 ? { props } : {}) }
+        })
       default:
         return value === null ? null : this.object(value as object)
     }
@@ -135,6 +138,9 @@ export class Encoding {
     signal.addEventListener('abort', () => this.codec.tables.isShared(id) && this.host.aborted(id, signal.reason), { once: true })
   }
 }
+
+/** What every function has of its own; anything else (a `code`, say) crosses with it. */
+const FUNCTION_OWN_KEYS = new Set<string | symbol>(['length', 'name', 'prototype', 'arguments', 'caller'])
 
 function functionName(fn: Function): string {
   try {

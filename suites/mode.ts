@@ -74,13 +74,18 @@ export default [
     }))
     const results = await ctx.scheduler.waitFor(registry.runBatch(inputs, c.abortAfter === undefined && !c.withSignal ? { maxParallel: c.maxParallel } : { maxParallel: c.maxParallel, signal: batchAbort.signal }))
     if (results.length !== inputs.length) return ctx.fail(`runBatch returned ${results.length} results for ${inputs.length} calls`)
-    results.forEach((result, i) => {
+    for (let i = 0; i < inputs.length; i++) {
+      const result = results[i]
+      if (typeof result !== 'object' || result === null || typeof result.isError !== 'boolean') {
+        ctx.fail(`result ${i} is not an outcome`)
+        continue
+      }
       if (!result.isError && (result.value as { index?: unknown }).index !== i) ctx.fail(`result ${i} is not the result of call ${i}`)
       const code = (result as { error?: { code?: string } }).error?.code
       const unstarted = !entered.includes(`b${i}`)
       if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
       if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
-    })
+    }
     if (c.abortAfter === undefined && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
   }, 'batch'),
 ]

@@ -120,6 +120,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (abortAt >= 0 && !policyBlind) {
     if (abortedDuringBody && bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the started body settled')
     if (abortedDuringBody && !result.isError) v('CAN-3', 'a body aborted mid-run was published as a success')
+    // With nothing after the body that may change it, a success replaced by cancellation is exactly ABORTED.
+    const replaced = !e.outcome.isError || e.outcome.code === 'ABORTED'
+    if (abortedDuringBody && result.isError && replaced && e.post.length === 0 && record.code !== 'ABORTED') v('CAN-3', `a success cancelled mid-run ended with code ${record.code}, expected ABORTED`)
   }
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
   const preLeftAt = trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === callId ? i : last), -1)

@@ -159,6 +159,15 @@ rule('code-mode/run-code.ts', [36, 40], 'open', { note: 'run_code\'s own descrip
   rule('code-mode/run-code.ts', [91, 91], 'same', { note: 'posting to a terminated worker is ignored' }),
   rule('code-mode/run-code.ts', [100, 100], 'same', { replacement: 'true', note: 'an own agent key holding undefined' }),
   rule('code-mode/run-code.ts', [104, 108], 'unreachable', { note: 'the dispatch-log waterfall never throws (it catches its listeners)' }),
+rule('definition.ts', [30, 30], 'open', { note: 'SPEC has no clause on registering a tool named run_code' }),
+  rule('definition.ts', [33, 33], 'open', { note: 'SPEC does not require rejecting an empty or non-string name at registration' }),
+  rule('definition.ts', [37, 37], 'open', { mutators: ['ConditionalExpression'], note: 'SPEC has no clause on registering a tool named run_code' }),
+  rule('definition.ts', [39, 39], 'open', { mutators: ['ConditionalExpression'], note: 'DEF-1 requires rejecting a missing output, not a non-string description' }),
+  rule('definition.ts', [43, 43], 'open', { mutators: ['ConditionalExpression'], note: 'DEF-1 does not require rejecting a non-function execute at registration (calling it fails the call)' }),
+  rule('definition.ts', [53, 53], 'open', { mutators: ['ConditionalExpression'], note: 'DEF-1 does not require rejecting a non-function finalizeContent at registration (calling it fails the call)' }),
+  rule('registry.ts', [55, 55], 'open', { note: 'a registry in an unknown mode gets run_code; what a native registry does with run_code is not specified' }),
+  rule('registry.ts', [74, 74], 'open', { note: 'run_code in a native registry: SPEC specifies the code and both modes only' }),
+  rule('registry.ts', [83, 83], 'same', { note: 'the reserved-name list of run_code\'s own definition: run_code is not itself reserved' }),
 ]
 
 const matches = (r, m) => {

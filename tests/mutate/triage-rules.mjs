@@ -168,6 +168,8 @@ rule('definition.ts', [30, 30], 'open', { note: 'SPEC has no clause on registeri
   rule('registry.ts', [55, 55], 'open', { note: 'a registry in an unknown mode gets run_code; what a native registry does with run_code is not specified' }),
   rule('registry.ts', [74, 74], 'open', { note: 'run_code in a native registry: SPEC specifies the code and both modes only' }),
   rule('registry.ts', [83, 83], 'same', { note: 'the reserved-name list of run_code\'s own definition: run_code is not itself reserved' }),
+rule('pipeline/6-output.ts', [52, 52], 'redundant', { text: /^thrown === null$/, note: 'getOwnPropertyDescriptor(null) throws into the catch' }),
+  rule('pipeline/7-post-execute.ts', [38, 49], 'redundant', { mutators: ['ObjectLiteral'], text: /^\{ result: failure\(/, note: 'an outcome without result or contexts throws when run-call spreads its contexts, and run-call turns that into an error outcome too' }),
 ]
 
 const matches = (r, m) => {

@@ -13,7 +13,11 @@ const awaitingGates = {
   pre: fc.array(preListener(passing).map((p) => ({ ...p, timing: 'await' as const })), { minLength: 1, maxLength: 2 }),
   wrappers: fc.array(fc.record({ timing: fc.constant('await' as const), action: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }) }), { maxLength: 2 }),
 }
-const longTools = fc.uniqueArray(tool({ longRunning: true }), { minLength: 1, maxLength: 2, selector: (t) => t.name })
+/** Long-running tools whose bodies pass scheduler points first, so an abort can land mid-body and the body runs on. */
+const longTools = fc.uniqueArray(
+  tool({ longRunning: true }).map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [{ kind: 'await' }, ...t.body.steps] } })),
+  { minLength: 1, maxLength: 2, selector: (t) => t.name },
+)
 const erroringTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }))
 
 export default [

@@ -26,11 +26,9 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
-  .tuple(fc.constantFrom<DecisionSpec>(
-    { kind: 'returns', value: { kind: 'accept', value: { ok: true } } },
-    { kind: 'returns', value: { kind: 'accept', value: 1 } },
-    { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } },
-    { kind: 'returns', value: { kind: 'accept' } },
+  .tuple(fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', value: { ok: true } } }, { kind: 'returns', value: { kind: 'accept', value: 1 } }) },
+    { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } }, { kind: 'returns', value: { kind: 'accept' } }) },
   ), fc.constantFrom('sync' as const, 'await' as const))
   .map(([decision, timing]) => [{ timing, decision }])
 const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: {}, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
@@ -43,7 +41,7 @@ export default [
   })),
   judged('PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success', scenario({
     ...quiet,
-    tools: fc.array(fc.oneof(failingTool, tool()), { minLength: 1, maxLength: 1 }),
+    tools: fc.array(fc.oneof({ weight: 3, arbitrary: failingTool }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
     pre: fc.array(preListener(), { maxLength: 2 }),
     post: resurrecting,
   })),

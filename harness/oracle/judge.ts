@@ -125,6 +125,7 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     if (abortedDuringBody && result.isError && replaced && e.post.length === 0 && record.code !== 'ABORTED') v('CAN-3', `a success cancelled mid-run ended with code ${record.code}, expected ABORTED`)
   }
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
+  if (bodyAt >= 0 && bodyLeftAt < 0 && settledAt >= 0) v('CAN-3', 'execute settled while the body was still running')
   const preLeftAt = trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === callId ? i : last), -1)
   if (count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
 

@@ -170,6 +170,8 @@ rule('definition.ts', [30, 30], 'open', { note: 'SPEC has no clause on registeri
   rule('registry.ts', [83, 83], 'same', { note: 'the reserved-name list of run_code\'s own definition: run_code is not itself reserved' }),
 rule('pipeline/6-output.ts', [52, 52], 'redundant', { text: /^thrown === null$/, note: 'getOwnPropertyDescriptor(null) throws into the catch' }),
   rule('pipeline/7-post-execute.ts', [38, 49], 'redundant', { mutators: ['ObjectLiteral'], text: /^\{ result: failure\(/, note: 'an outcome without result or contexts throws when run-call spreads its contexts, and run-call turns that into an error outcome too' }),
+rule('content.ts', [36, 36], 'redundant', { mutators: ['ConditionalExpression'], text: /^typeof block !== 'object'$/, note: 'a primitive has no type property' }),
+  rule('content.ts', [44, 44], 'redundant', { note: 'a primitive message has no role; reading the role of null throws, and both routes (deferContext, a post-execute decision) turn that into an error or a refusal too' }),
 ]
 
 const matches = (r, m) => {

@@ -172,6 +172,8 @@ rule('pipeline/6-output.ts', [52, 52], 'redundant', { text: /^thrown === null$/,
   rule('pipeline/7-post-execute.ts', [38, 49], 'redundant', { mutators: ['ObjectLiteral'], text: /^\{ result: failure\(/, note: 'an outcome without result or contexts throws when run-call spreads its contexts, and run-call turns that into an error outcome too' }),
 rule('content.ts', [36, 36], 'redundant', { mutators: ['ConditionalExpression'], text: /^typeof block !== 'object'$/, note: 'a primitive has no type property' }),
   rule('content.ts', [44, 44], 'redundant', { note: 'a primitive message has no role; reading the role of null throws, and both routes (deferContext, a post-execute decision) turn that into an error or a refusal too' }),
+rule('code-mode/run-code.ts', [100, 100], 'open', { note: 'SPEC does not say whether a sub-call carries the program\'s agent (CODE-2 asks for the parent and the full pipeline)' }),
+rule('batch.ts', [34, 41], 'open', { mutators: ['ConditionalExpression', 'StringLiteral'], replacement: undefined, text: /^(driver\.executionMode\(input\)\.kind !== 'parallel'|'parallel'|exclusive \|\| running\.size >= bound|exclusive)$/, note: 'treating every call as exclusive runs the batch one call at a time: MODE-3 bounds overlap from above and does not require parallelism' }),
 ]
 
 const matches = (r, m) => {

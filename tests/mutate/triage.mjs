@@ -55,7 +55,7 @@ for (const [file, r] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b
   for (const k of Object.keys(total)) total[k] += r[k]
   console.log(`| ${file} | ${r.killed} | ${r.timeout} | ${r.equivalent} | ${r.gap} | ${r.noCoverage} | ${pct(r)} |`)
 }
-console.log(`| **total** | **${total.killed}** | **${total.timeout}** | **${total.equivalent}** | **${total.gap}** | **${total.noCoverage}** | **${pct(total)}** |`)
+console.log(`| **total** | **${total.killed}** | **${total.timeout}** | **${total.equivalent}** | **${total.gap}** | **${total.noCoverage}** | **${share(total.killed, total)}** | **${share(total.killed + total.timeout, total)}** |`)
 if (total.other > 0) console.log(`(${total.other} mutants with another status: compile or runtime errors)`)
 
 const byGroup = new Map()

@@ -3,14 +3,14 @@
  * execution token as `parent` and so runs the full pipeline), CODE-4 (sub-call content is logged
  * through the dispatch-log waterfall; the program and the model see the original), CTX-3 (the
  * program's call concludes the turn only when a sub-call's final outcome was a success carrying
- * concludesTurn), CAN-3 (on abort or when the time budget runs out the worker is terminated, and
- * the body settles only after its in-flight sub-calls have settled).
+ * concludesTurn), CAN-3 (on abort or when the time budget runs out the program is interrupted, and
+ * the body settles only after its in-flight sub-calls have settled). The program runs in a
+ * WebAssembly sandbox (sandbox.ts) that holds nothing of the host.
  */
-import { Worker } from 'node:worker_threads'
 import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/adapter.js'
 import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../../harness/spec.js'
 import { RUN_CODE } from '../definition.js'
-import { WORKER_SOURCE } from './worker-source.js'
+import { DEFAULT_LIMITS, ProgramError, runSandboxed, type SubCallReply } from './sandbox.js'
 
 export interface CodeTransportHost {
   execute(input: ToolExecutionInput): Promise<ToolExecutionResult>
@@ -25,11 +25,6 @@ export interface CodeTransportHost {
 
 /** CTX-3: only an authoritative nested success carrying concludesTurn ends the outer turn. */
 export const forwardsConclusion = (result: ToolExecutionResult): boolean => !result.isError && result.concludesTurn === true
-
-type WorkerMessage =
-  | { type: 'call'; id: number; name: string; args: unknown }
-  | { type: 'done'; ok: true; value: JsonValue }
-  | { type: 'done'; ok: false; message: string }
 
 export function runCodeTool(host: CodeTransportHost): ToolDefinition {
   return {
@@ -53,49 +48,24 @@ export function codeProgram(calls: readonly { name: string; arguments: JsonValue
   return { code }
 }
 
-function runProgram(host: CodeTransportHost, args: JsonValue, exec: ToolRunContext): Promise<JsonValue> {
+async function runProgram(host: CodeTransportHost, args: JsonValue, exec: ToolRunContext): Promise<JsonValue> {
   const code = (args as { code?: unknown } | null)?.code
   if (typeof code !== 'string') {
-    return Promise.reject(Object.assign(new Error('run_code needs a string "code"'), { code: 'INVALID_ARGS' }))
+    throw Object.assign(new Error('run_code needs a string "code"'), { code: 'INVALID_ARGS' })
   }
-  return new Promise<JsonValue>((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { code } })
-    const inFlight = new Set<Promise<void>>()
-    let subCalls = 0
-    let finished = false
-    const finish = (settle: () => void) => {
-      if (finished) return
-      finished = true
-      clearTimeout(budget)
-      exec.signal.removeEventListener('abort', onAbort)
-      void worker.terminate()
-      void Promise.allSettled([...inFlight]).then(settle)
-    }
-    const onAbort = () => finish(() => reject(Object.assign(new Error('run_code was aborted'), { code: 'ABORTED' })))
-    const budget = setTimeout(
-      () => finish(() => reject(new Error(`run_code exceeded its time budget of ${host.timeBudgetMs} ms`))),
-      host.timeBudgetMs,
-    )
-    if (exec.signal.aborted) return onAbort()
-    exec.signal.addEventListener('abort', onAbort, { once: true })
-    worker.on('error', (error) => finish(() => reject(error)))
-    worker.on('exit', () => finish(() => reject(new Error('run_code worker exited'))))
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'done') {
-        finish(() => (message.ok ? resolve(message.value) : reject(new Error(message.message))))
-        return
-      }
-      const subCallId = `${exec.callId}/${++subCalls}`
-      const task = dispatch(host, exec, subCallId, message.name, message.args).then((reply) => {
-        inFlight.delete(task)
-        if (!finished) worker.postMessage({ id: message.id, ...reply })
-      })
-      inFlight.add(task)
-    })
-  })
+  let subCalls = 0
+  const call = (name: string, subArgs: unknown) => dispatch(host, exec, `${exec.callId}/${++subCalls}`, name, subArgs)
+  try {
+    return await runSandboxed(code, call, exec.signal, { ...DEFAULT_LIMITS, timeBudgetMs: host.timeBudgetMs })
+  } catch (error) {
+    if (error instanceof ProgramError) throw Object.assign(new Error(error.message), error.code ? { code: error.code } : {})
+    throw error
+  }
 }
 
-async function dispatch(host: CodeTransportHost, exec: ToolRunContext, subCallId: string, name: string, args: unknown) {
+async function dispatch(
+  host: CodeTransportHost, exec: ToolRunContext, subCallId: string, name: string, args: unknown,
+): Promise<SubCallReply> {
   const input: ToolExecutionInput = { callId: subCallId, name, arguments: args, signal: exec.signal, parent: exec.token }
   if (exec.agent !== undefined) input.agent = exec.agent
   const result = await host.execute(input)

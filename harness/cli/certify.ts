@@ -11,6 +11,7 @@ import { COVERAGE_DIR, coverageGlobs, coverageOptions, readCoverageSummary } fro
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
+import { explainFailures } from './explain-failures.js'
 import { CollectingReporter, type CollectedResult } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
 import { applicable } from '../runner/define-suite.js'
@@ -82,6 +83,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
   const report = baseline ? applyBaseline(built, baseline) : built
   console.log(formatMatrix(report))
+  for (const explained of await explainFailures(report)) console.log(`\n${explained}`)
   await writeReports(report, options)
   return exitCode(report, options.strict)
 }

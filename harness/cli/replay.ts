@@ -7,6 +7,7 @@ import { SCENARIO_PROPERTIES } from '../runner/scenario-property.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { underWatchdog } from '../runner/watchdog-alone.js'
 import { UsageError } from './usage.js'
+import { explainFailure } from '../report/explain.js'
 
 export async function replay(file: string | undefined, adapterPath: string | undefined): Promise<number> {
   if (!file) throw new UsageError('replay needs a counterexample file: toolreg replay <file.json>')
@@ -25,6 +26,7 @@ export async function replay(file: string | undefined, adapterPath: string | und
     return 0
   }
   console.log(`${property.title}\n  still violated with ${adapter.name}:`)
-  for (const v of violations) console.log(`  - ${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`)
+  const isScenario = SCENARIO_PROPERTIES.has(property)
+  console.log(explainFailure({ clause: ce.clause, violations, testCase: ce.case, isScenario, trace: outcome.trace, seed: ce.seed, path: ce.path }))
   return 1
 }

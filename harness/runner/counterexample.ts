@@ -26,6 +26,8 @@ export interface CounterexampleFile {
   schedule: number[]
   violations: Failure['violations']
   trace?: unknown
+  /** Generated cases before the first failure. */
+  numRuns?: number
 }
 
 const ENVELOPE_SCHEMA = {
@@ -60,6 +62,7 @@ export function toFile(clause: string, property: string, adapter: string, failur
     case: failure.testCase,
     schedule: failure.schedule,
     violations: failure.violations,
+    numRuns: failure.numRuns,
     ...(failure.trace ? { trace: failure.trace } : {}),
   }
 }

@@ -1,0 +1,50 @@
+/**
+ * A failure explained for a person in a terminal: the clause and where it was found, the shrunk
+ * scenario as a short story, and the trace as a timeline with the violating step marked. Used by
+ * `toolreg certify` under the matrix and by `toolreg replay`, so both read the same.
+ */
+import type { Violation } from '../oracle/judge.js'
+import type { Trace } from '../scenario/trace.js'
+import type { Scenario } from '../scenario/types.js'
+import { scenarioStory } from './story.js'
+import { timelineLines } from './timeline.js'
+
+export interface ExplainInput {
+  clause: string
+  violations: readonly Violation[]
+  /** The shrunk case; a scenario when `isScenario`, the property's own JSON otherwise. */
+  testCase: unknown
+  isScenario: boolean
+  trace?: Trace | undefined
+  seed?: number
+  path?: string
+  numRuns?: number
+  file?: string
+}
+
+const MAX_CASE = 400
+
+function where(input: ExplainInput): string {
+  const parts = [
+    input.seed !== undefined && `seed ${input.seed}`,
+    input.path !== undefined && `path "${input.path}"`,
+    input.numRuns !== undefined && `found after ${input.numRuns} case(s)`,
+  ].filter(Boolean)
+  return parts.length ? ` — ${parts.join(', ')}` : ''
+}
+
+function caseLines(input: ExplainInput): string[] {
+  if (input.isScenario) return scenarioStory(input.testCase as Scenario)
+  const text = JSON.stringify(input.testCase) ?? String(input.testCase)
+  return [text.length > MAX_CASE ? `${text.slice(0, MAX_CASE - 1)}…` : text]
+}
+
+export function explainFailure(input: ExplainInput): string {
+  const indent = (lines: string[]) => lines.map((line) => `    ${line}`)
+  const violated = input.violations.map((v) => `${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`)
+  const lines = [`${input.clause} failed${where(input)}`, ...indent(violated), '  what happened:', ...indent(caseLines(input))]
+  const events = input.trace?.events ?? []
+  if (input.trace && events.length > 0) lines.push('  timeline (▶ marks where it shows):', ...indent(timelineLines(input.trace, input.violations)))
+  if (input.file) lines.push(`  replay: npx toolreg replay ${input.file}`)
+  return lines.join('\n')
+}

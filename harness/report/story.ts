@@ -1,0 +1,134 @@
+/**
+ * A failing scenario told as a short story: the tools, the hooks and the calls, a line each, in
+ * words rather than JSON. Scenario values are harness-made descriptors, so this reads only
+ * plain data; tagged values (`{ $: 'bigint' }`) are shown as ‹bigint›.
+ */
+import type {
+  ApprovalSpec,
+  BodySpec,
+  CallSpec,
+  ClassifierSpec,
+  DecisionSpec,
+  FinalizeSpec,
+  ProjectionSpec,
+  Scenario,
+  ToolSpec,
+  ValueDesc,
+  WrapperAction,
+} from '../scenario/types.js'
+
+const MAX_VALUE = 60
+
+/** A value descriptor in a few characters: JSON, with tagged values as ‹tag›. */
+export function showValue(value: ValueDesc | undefined): string {
+  const text = valueText(value)
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text
+}
+
+function valueText(value: ValueDesc | undefined): string {
+  if (value === undefined) return '‹undefined›'
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(valueText).join(', ')}]`
+  if (typeof value.$ === 'string') {
+    const inner = 'value' in value ? `(${valueText(value.value as ValueDesc)})` : 'code' in value ? `(${String(value.code)})` : ''
+    return `‹${value.$}›${inner}`
+  }
+  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${valueText(v as ValueDesc)}`).join(', ')}}`
+}
+
+const scoped = (scope: string | undefined) => (scope ? ` (agent ${scope})` : '')
+
+function classifier(spec: ClassifierSpec): string {
+  switch (spec.kind) {
+    case 'absent':
+      return 'no classifier'
+    case 'throws':
+      return 'classifier throws'
+    case 'returns':
+      return `classifier returns ${showValue(spec.value)}`
+    case 'not-a-function':
+      return `classifier is ${showValue(spec.value)}`
+    case 'getter-returns':
+      return `classifier getter returns ${showValue(spec.value)}`
+  }
+}
+
+function body(spec: BodySpec): string {
+  const steps = spec.steps.map((step) => {
+    if (step.kind === 'defer') return `defers ${showValue(step.context)}`
+    if (step.kind === 'dispatch') return `calls ${step.tool}(${showValue(step.args)})`
+    return step.kind === 'conclude' ? 'concludes the turn' : 'awaits'
+  })
+  const o = spec.outcome
+  const end =
+    o.kind === 'return'
+      ? `returns ${showValue(o.value)}`
+      : o.kind === 'until-aborted'
+        ? `waits for its signal, then returns ${showValue(o.value)}`
+        : `${o.kind === 'throw' ? 'throws' : 'rejects with'} ${showValue(o.thrown)}`
+  return [...steps, end].join(', ')
+}
+
+const projection = (what: string, spec: ProjectionSpec) =>
+  spec.kind === 'json-text' ? `${what} as JSON text` : spec.kind === 'throws' ? `${what} throws` : `${what} returns ${showValue(spec.value)}`
+
+const finalizer = (spec: FinalizeSpec) =>
+  spec.kind === 'keep' ? 'finalizer keeps the content' : spec.kind === 'throws' ? 'finalizer throws' : `finalizer returns ${showValue(spec.value)}`
+
+function tool(spec: ToolSpec): string {
+  const parts = [classifier(spec.classifier), `body ${body(spec.body)}`, projection('render', spec.render)]
+  if (spec.meta) parts.push(projection('meta', spec.meta))
+  if (spec.finalize) parts.push(finalizer(spec.finalize))
+  if (spec.timeoutMs !== undefined) parts.push(`timeoutMs ${spec.timeoutMs}`)
+  if (spec.define) parts.push('made with defineTool')
+  return `tool ${spec.name}${scoped(spec.scope)}: ${parts.join('; ')}`
+}
+
+function decision(spec: DecisionSpec): string {
+  if (spec.kind === 'returns') return `answers ${showValue(spec.value)}`
+  if (spec.kind === 'delegate-twice') return 'calls next() twice'
+  return spec.kind === 'delegate' ? 'delegates' : spec.kind
+}
+
+function wrapper(action: WrapperAction): string {
+  if (action.kind === 'made-up') return `returns a made-up result ${showValue(action.result)}`
+  if (action.kind === 'pass') return 'calls next()'
+  if (action.kind === 'next-twice') return 'calls next() twice'
+  if (action.kind === 'replace-signal') return 'replaces the signal'
+  return action.kind
+}
+
+const timed = (timing: string) => (timing === 'await' ? ' after a scheduler point' : '')
+
+function approval(spec: ApprovalSpec | undefined): string {
+  if (!spec) return 'approval: none configured'
+  if (spec.kind === 'returns') return `approval: answers ${showValue(spec.value)}${timed(spec.timing)}`
+  return `approval: ${spec.kind === 'never' ? 'never answers' : spec.kind}`
+}
+
+function call(spec: CallSpec, index: number): string {
+  const who = spec.agent ? ` as agent ${spec.agent}` : ''
+  const extras = [
+    spec.abortAtEntry && 'signal aborted at entry',
+    spec.abortScheduled && 'caller aborts at a scheduler point',
+    spec.fakeParent && 'carries a parent that is not in flight',
+    spec.malformed && `ill-typed input (${spec.malformed})`,
+    spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,
+  ].filter(Boolean)
+  return `call c${index}: ${spec.tool}(${showValue(spec.args)})${who}${extras.length ? `, ${extras.join(', ')}` : ''}`
+}
+
+/** The scenario, a line per tool, hook and call. */
+export function scenarioStory(scenario: Scenario): string[] {
+  const mode = scenario.config.mode && scenario.config.mode !== 'native' ? [`mode: ${scenario.config.mode}`] : []
+  const hooks = [
+    ...scenario.pre.map((h, i) => `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`),
+    ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${g.verdict.kind === 'returns' ? `returns ${showValue(g.verdict.value)}` : g.verdict.kind === 'pass' ? 'passes' : 'throws'}`),
+    ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)} ${wrapper(w.action)}`),
+    ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),
+    ...scenario.observers.map((o, i) => `observer #${i}${scoped(o.scope)}${o.throws ? ' throws' : ''}`),
+  ]
+  const calls = scenario.calls.map(call)
+  const order = scenario.calls.length > 1 ? [scenario.concurrent ? 'the calls run concurrently' : 'the calls run one after another'] : []
+  return [...mode, ...scenario.tools.map(tool), approval(scenario.config.approval), ...hooks, ...calls, ...order]
+}

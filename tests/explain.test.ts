@@ -83,7 +83,7 @@ describe('certify and replay explain a failure the same way', () => {
     const [certified] = await explainFailures(report)
     const printed: string[] = []
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.join(' ')))
-    expect(await replay(file, MUTANT)).toBe(1)
+    expect(await replay(file, { adapter: MUTANT })).toBe(1)
     const replayed = printed.join('\n')
     for (const text of [certified!, replayed]) {
       expect(text).toMatch(/^ {4}call c0: /m)

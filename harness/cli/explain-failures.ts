@@ -8,18 +8,22 @@ import { PROPERTIES } from '../../suites/index.js'
 
 export const isScenarioClause = (clause: string) => PROPERTIES.some((p) => p.id === clause && SCENARIO_PROPERTIES.has(p))
 
+/** A clause's case is a scenario unless it is one of its direct checks (`{ direct }`, with-direct.ts). */
+export const isScenarioCase = (clause: string, testCase: unknown) =>
+  isScenarioClause(clause) && !(typeof testCase === 'object' && testCase !== null && 'direct' in testCase && !('version' in testCase))
+
 export async function explainFailures(report: CertifyReport): Promise<string[]> {
   const out: string[] = []
   for (const clause of report.clauses) {
     if (clause.status !== 'failed' || !clause.counterexample) continue
     try {
-      const ce = await readCounterexample(clause.counterexample, isScenarioClause)
+      const ce = await readCounterexample(clause.counterexample, isScenarioCase)
       out.push(
         explainFailure({
           clause: ce.clause,
           violations: ce.violations,
           testCase: ce.case,
-          isScenario: isScenarioClause(ce.clause),
+          isScenario: isScenarioCase(ce.clause, ce.case),
           trace: ce.trace as Trace | undefined,
           seed: ce.seed,
           path: ce.path,

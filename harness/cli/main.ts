@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'merge':
         return await (await import('./merge.js')).merge(rest, reportTargets(values), values.strict === true)
       case 'replay':
-        return await (await import('./replay.js')).replay(rest[0], values.adapter)
+        return await (await import('./replay.js')).replay(rest[0], { adapter: values.adapter, command: values.command })
       case 'check-tool':
         if (rest[0] === undefined) throw new UsageError('check-tool needs a tool module: toolreg check-tool <module>')
         return await (await import('./check-tool.js')).checkTool({

@@ -1,20 +1,38 @@
 /** `toolreg replay`: re-run exactly one saved counterexample (its case and its schedule). */
-import { readCounterexample } from '../runner/counterexample.js'
+import type { ConformanceAdapter } from '../adapter.js'
+import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
+import { readCounterexample, type CounterexampleFile } from '../runner/counterexample.js'
+import type { ConformanceProperty } from '../runner/property.js'
+import { isScenarioCase } from './explain-failures.js'
 import { replayScheduler } from '../runner/replay-scheduler.js'
 import { loadAdapter } from '../runner/load-adapter.js'
 import { violationsOf } from '../runner/property.js'
-import { SCENARIO_PROPERTIES } from '../runner/scenario-property.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { underWatchdog } from '../runner/watchdog-alone.js'
 import { UsageError } from './usage.js'
 import { explainFailure } from '../report/explain.js'
 
-export async function replay(file: string | undefined, adapterPath: string | undefined): Promise<number> {
+export interface ReplayTarget {
+  adapter?: string | undefined
+  /** A protocol server's command line, instead of an adapter module. */
+  command?: string | undefined
+}
+
+export async function replay(file: string | undefined, target: ReplayTarget = {}): Promise<number> {
   if (!file) throw new UsageError('replay needs a counterexample file: toolreg replay <file.json>')
-  const ce = await readCounterexample(file, (clause) => PROPERTIES.some((p) => p.id === clause && SCENARIO_PROPERTIES.has(p)))
+  if (target.adapter && target.command) throw new UsageError('give either --adapter or --command, not both')
+  const ce = await readCounterexample(file, isScenarioCase)
   const property = PROPERTIES.find((p) => p.id === ce.clause)
   if (!property) throw new UsageError(`${file}: no property checks clause ${ce.clause}`)
-  const adapter = await loadAdapter(adapterPath)
+  const adapter = target.command ? remoteAdapter(target.command, false) : await loadAdapter(target.adapter)
+  try {
+    return await replayOn(adapter, ce, property)
+  } finally {
+    ;(adapter as Partial<RemoteAdapter>).close?.()
+  }
+}
+
+async function replayOn(adapter: ConformanceAdapter, ce: CounterexampleFile, property: ConformanceProperty): Promise<number> {
   const outcome = await underWatchdog(ce.clause, property.title, () => property.run(adapter, ce.case, replayScheduler(ce.schedule)))
   if (outcome.adapterError) {
     console.error(`adapter error: ${outcome.adapterError}`)
@@ -26,7 +44,7 @@ export async function replay(file: string | undefined, adapterPath: string | und
     return 0
   }
   console.log(`${property.title}\n  still violated with ${adapter.name}:`)
-  const isScenario = SCENARIO_PROPERTIES.has(property)
+  const isScenario = isScenarioCase(ce.clause, ce.case)
   console.log(explainFailure({ clause: ce.clause, violations, testCase: ce.case, isScenario, trace: outcome.trace, seed: ce.seed, path: ce.path }))
   return 1
 }

@@ -8,7 +8,7 @@ Usage:
                   [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg certify --command "<server command>" [--validate-protocol] [same options]
-  toolreg replay <counterexample.json> [--adapter <module>]
+  toolreg replay <counterexample.json> [--adapter <module> | --command "<server command>"]
   toolreg smoke [--adapter <module> | --command "<server command>"]
   toolreg check-tool <tool-module> [--export name] [--runs N] [--seed N] [--time-limit <time>] [--stress]
                      [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]

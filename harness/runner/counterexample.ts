@@ -75,7 +75,7 @@ export async function writeCounterexample(dir: string, file: CounterexampleFile)
 export class InvalidCounterexample extends Error {}
 
 /** Reads and validates a counterexample file; `isScenario` says whether its case must be a scenario. */
-export async function readCounterexample(file: string, isScenario: (clause: string) => boolean): Promise<CounterexampleFile> {
+export async function readCounterexample(file: string, isScenario: (clause: string, testCase: unknown) => boolean): Promise<CounterexampleFile> {
   let parsed: unknown
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'))
@@ -84,7 +84,7 @@ export async function readCounterexample(file: string, isScenario: (clause: stri
   }
   if (!validateEnvelope(parsed)) throw new InvalidCounterexample(`${file}: ${firstError(validateEnvelope.errors)}`)
   const ce = parsed as unknown as CounterexampleFile
-  if (isScenario(ce.clause) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstError(validateScenario.errors)}`)
+  if (isScenario(ce.clause, ce.case) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstError(validateScenario.errors)}`)
   return ce
 }
 

@@ -165,7 +165,10 @@ async function explainDeath(missing: readonly ConformanceProperty[], dir: string
   const clause = blocked?.clause ?? readRunning(dir)?.clause
   const property = missing.find((p) => p.id === clause)
   if (!property) return undefined
-  if (blocked?.clause) return blockedVerdict({ ...blocked, clause: blocked.clause }, property, adapter, config.seed, config.counterexampleDir)
+  if (blocked?.clause) {
+    const record = { ...blocked, clause: blocked.clause }
+    return blockedVerdict(record, property, adapter, config.seed, config.counterexampleDir, config.corpusDir)
+  }
   return diedVerdict(property)
 }
 

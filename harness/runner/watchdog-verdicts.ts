@@ -5,6 +5,7 @@
  */
 import type { Violation } from '../oracle/judge.js'
 import type { CollectedResult } from './collecting-reporter.js'
+import { addToCorpus } from './corpus.js'
 import { writeCounterexample, type CounterexampleFile } from './counterexample.js'
 import type { PropertyMeta } from './define-suite.js'
 import type { ConformanceProperty } from './property.js'
@@ -25,13 +26,19 @@ export async function escapedVerdict(base: PropertyMeta, escapes: readonly Escap
   return { ...base, status: 'failed', violations, ...(file ? { counterexample: file } : {}) }
 }
 
-/** The clause whose case blocked the event loop: failed, naming the stage it blocked in. */
-export async function blockedVerdict(record: BlockedRecord & { clause: string }, property: ConformanceProperty, adapter: string, seed: number, dir: string): Promise<CollectedResult> {
+/**
+ * The clause whose case blocked the event loop: failed, naming the stage it blocked in. The case
+ * joins the regression corpus too (when there is one), so it runs first next time.
+ */
+export async function blockedVerdict(
+  record: BlockedRecord & { clause: string }, property: ConformanceProperty, adapter: string, seed: number, dir: string, corpusDir?: string,
+): Promise<CollectedResult> {
   const where = record.stage ? `in stage ${record.stage}` : SCENARIO_PROPERTIES.has(property) ? 'before any stage' : 'in its check (a property that records no stages)'
   const detail = `event loop blocked for over ${Math.round(record.blockedMs / 100) / 10} s ${where}${record.caseNumber ? ` (case ${record.caseNumber})` : ''}: a synchronous loop or long synchronous work in the implementation; the worker was killed and the remaining clauses re-run`
   const violations = [{ clause: record.clause, detail }]
   const found = counterexampleOf(record, adapter, seed, violations)
   const file = found ? await writeCounterexample(dir, found) : undefined
+  if (found && corpusDir) await addToCorpus(corpusDir, found)
   return { ...metaOf(property), status: 'failed', title: property.title, violations, ...(file ? { counterexample: file } : {}) }
 }
 

@@ -8,6 +8,7 @@ import { buildReport, exitCode, type CertifyReport } from '../report/build-repor
 import { mergeReports } from '../report/merge.js'
 import { inShard, type Shard } from '../runner/shard.js'
 import { COVERAGE_DIR, coverageGlobs, coverageOptions, readCoverageSummary } from '../report/coverage.js'
+import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-coverage.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
@@ -99,6 +100,7 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
   const unhandled: string[] = []
   const escapes: Escape[] = []
   let pending = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i))
+  const remote = options.coverage && options.command ? await startRemoteCoverage() : undefined
   while (pending.length > 0) {
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-watchdog-'))
     const watchdog: WatchdogConfig = { dir, blockedAfterMs: options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS }
@@ -115,7 +117,9 @@ async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, o
     if (next.length === pending.length || results.some((r) => r.clause === 'adapter')) break
     pending = next
   }
+  if (remote) await finishRemoteCoverage(remote, coverageGlobs(options.coverage ?? [], undefined))
   const coverage = options.coverage ? await readCoverageSummary(COVERAGE_DIR, coverageGlobs(options.coverage, config.adapterPath)) : undefined
+  if (options.coverage && options.command && !coverage) unhandled.push('--coverage: the server recorded no coverage (only a server running on Node writes it)')
   const applied = applyEscapes(results, escapes)
   return buildReport({
     adapter,
@@ -153,7 +157,7 @@ async function runSuites(config: CertifyConfig, watchdog: WatchdogConfig, total:
     provide: { toolreg: config, toolregWatchdog: watchdog },
     testTimeout: 10 * 60_000,
     passWithNoTests: true,
-    ...(options.coverage ? { coverage: coverageOptions(options.coverage, config.adapterPath) } : {}),
+    ...(options.coverage && !options.command ? { coverage: coverageOptions(options.coverage, config.adapterPath) } : {}),
   })
   await vitest.close()
   return { results: reporter.results, unhandled: reporter.unhandled }

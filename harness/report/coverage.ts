@@ -42,7 +42,10 @@ export function coverageOptions(globs: readonly string[], adapterPath: string | 
 export async function readCoverageSummary(dir: string, include: string[]): Promise<CoverageSummary | undefined> {
   try {
     const summary = JSON.parse(await readFile(join(dir, 'coverage-summary.json'), 'utf8')) as { total: Record<string, { pct: number }> }
-    const pct = (key: string) => summary.total[key]?.pct ?? 0
+    const pct = (key: string) => {
+      const value = summary.total[key]?.pct
+      return typeof value === 'number' ? value : 0
+    }
     return { include, lines: pct('lines'), statements: pct('statements'), functions: pct('functions'), branches: pct('branches') }
   } catch {
     return undefined

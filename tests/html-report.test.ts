@@ -1,5 +1,6 @@
-// The HTML report in a real browser (Debian's chromium driven by playwright-core): the matrix
-// lists every clause, the filters work, and a failure's timeline renders. `.ci/run` installs
+// The HTML report in a real browser (chromium driven by playwright-core): it opens on the
+// failure (story and marked step on the first screen), the matrix lists every clause, the
+// filters work, and a failure's timeline renders. `.ci/run` installs
 // chromium; elsewhere set TOOLREG_CHROMIUM or `apt-get install chromium`.
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp } from 'node:fs/promises'
@@ -38,6 +39,9 @@ describe('the HTML report in headless Chromium', () => {
     await tab.goto(pathToFileURL(page).href)
     const ids = await tab.locator('[data-testid=matrix] tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id))
     expect(ids).toEqual(CLAUSES.map((c) => c.id))
+    expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(1)
+    await tab.getByRole('button', { name: 'all', exact: true }).click()
+    expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(CLAUSES.length)
     await tab.getByRole('button', { name: 'failed', exact: true }).click()
     expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(1)
     await tab.getByRole('searchbox').fill('MODE')
@@ -48,5 +52,26 @@ describe('the HTML report in headless Chromium', () => {
     await mkdir(resolve('reports'), { recursive: true })
     await tab.screenshot({ path: resolve('reports/html-report.png'), fullPage: true })
     expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([])
+  }, 60_000)
+
+  it('opens on the failure: its story and marked step visible without scrolling, the raw JSON behind a toggle', async () => {
+    const viewport = { width: 1280, height: 900 }
+    const tab = await browser.newPage({ viewport })
+    await tab.goto(pathToFileURL(page).href)
+    const failure = tab.locator('[data-testid=failure]#failure-MODE-2')
+    const marked = failure.locator('[data-testid=marked-step]').first()
+    for (const shown of [failure.locator('h3'), failure.locator('[data-testid=story]'), marked]) {
+      const box = await shown.boundingBox()
+      expect(box).not.toBeNull()
+      expect(box!.y).toBeGreaterThanOrEqual(0)
+      expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height)
+    }
+    expect(await failure.locator('[data-testid=story] li').count()).toBeGreaterThan(1)
+    const raw = failure.locator('[data-testid=raw]')
+    expect(await raw.locator('pre').isVisible()).toBe(false)
+    await raw.locator('summary').click()
+    expect(await raw.locator('pre').isVisible()).toBe(true)
+    await mkdir(resolve('reports'), { recursive: true })
+    await tab.screenshot({ path: resolve('reports/html-report-first-screen.png') })
   }, 60_000)
 })

@@ -1,11 +1,16 @@
 /**
- * One self-contained HTML file (no network): the clause matrix, filterable by status and text,
- * and for each failure its minimal scenario and a timeline of its trace — stages as lanes, time
- * as order — so a reader sees where the pipeline went wrong.
+ * One self-contained HTML file (no network). It opens on the failures — each with its minimal
+ * scenario told as a story, a timeline of its trace (stages as lanes, time as order) with the
+ * violating step marked, and the raw JSON behind a toggle — then the clause matrix, filterable by
+ * status and text (showing the failed clauses first when there are any).
  */
+import type { Violation } from '../oracle/judge.js'
 import type { Trace, TraceEvent } from '../scenario/trace.js'
+import type { Scenario } from '../scenario/types.js'
 import type { CertifyReport } from './build-report.js'
 import type { Counterexamples } from './counterexamples.js'
+import { scenarioStory } from './story.js'
+import { timeline as markedTimeline } from './timeline.js'
 
 const LANES = ['pre', 'approval', 'guard', 'wrapper', 'body', 'post', 'finalize', 'observer', 'caller'] as const
 
@@ -40,18 +45,29 @@ export function timelineBars(trace: Trace): Bar[] {
   return bars
 }
 
-function timeline(trace: Trace): string {
+function timeline(trace: Trace, violations: readonly Violation[]): string {
+  const marked = new Set(markedTimeline(trace, violations).filter((step) => step.marks.length > 0).map((step) => step.index - 1))
   const bars = timelineBars(trace)
   const columns = Math.max(trace.events.length, 1) + 1
   const cells = bars
     .map((b) => {
       const row = LANES.indexOf(b.lane) + 2
-      const cls = b.lane === 'caller' ? (b.label.startsWith('abort') ? 'point abort' : 'point settled') : 'bar'
-      return `<div class="${cls}" style="grid-row:${row};grid-column:${b.from + 2} / ${b.to + 3}" title="${esc(b.label)}">${esc(b.label)}</div>`
+      const kind = b.lane === 'caller' ? (b.label.startsWith('abort') ? 'point abort' : 'point settled') : 'bar'
+      const cls = marked.has(b.from) ? `${kind} marked` : kind
+      const testid = marked.has(b.from) ? ' data-testid="marked-step"' : ''
+      return `<div class="${cls}"${testid} style="grid-row:${row};grid-column:${b.from + 2} / ${b.to + 3}" title="${esc(b.label)}">${esc(b.label)}</div>`
     })
     .join('')
   const labels = LANES.map((lane, i) => `<div class="lane" style="grid-row:${i + 2};grid-column:1">${lane}</div>`).join('')
   return `<div class="timeline" data-testid="timeline" style="grid-template-columns:7rem repeat(${columns}, minmax(2.2rem, 1fr))">${labels}${cells}</div>`
+}
+
+/** The shrunk scenario as a short story, when it is one; other cases are shown as raw JSON only. */
+function story(testCase: unknown): string {
+  const isScenario = typeof testCase === 'object' && testCase !== null && 'version' in testCase && 'calls' in testCase
+  if (!isScenario) return ''
+  const lines = scenarioStory(testCase as Scenario)
+  return `<h4>What happened</h4><ul class="story" data-testid="story">${lines.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`
 }
 
 export function toHtml(report: CertifyReport, counterexamples: Counterexamples): string {
@@ -66,8 +82,10 @@ export function toHtml(report: CertifyReport, counterexamples: Counterexamples):
       return `<section class="failure" id="failure-${c.id}" data-testid="failure">
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>
   ${ce ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>` : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`}
-  ${trace ? `<h4>Trace</h4>${timeline(trace)}` : ''}
-  ${ce ? `<details open><summary>Minimal scenario</summary><pre>${esc(JSON.stringify(ce.case, null, 2))}</pre></details>` : ''}
+  ${ce ? story(ce.case) : ''}
+  ${ce ? `<ul class="violations">${ce.violations.map((v) => `<li><b>${esc(v.clause)}</b>${v.call ? ` (${esc(v.call)})` : ''}: ${esc(v.detail)}</li>`).join('')}</ul>` : ''}
+  ${trace ? `<h4>Timeline <small>(the marked step is where the violation shows)</small></h4>${timeline(trace, ce?.violations ?? [])}` : ''}
+  ${ce ? `<details data-testid="raw"><summary>Raw JSON of the minimal case</summary><pre>${esc(JSON.stringify(ce.case, null, 2))}</pre></details>` : ''}
 </section>`
     })
     .join('\n')
@@ -81,6 +99,7 @@ tr.failed .status{color:#b00020;font-weight:600}tr.passed .status{color:#137333}
 .filters button{margin-right:.4rem}.filters button.on{font-weight:700}
 .timeline{display:grid;gap:2px;margin:.5rem 0;overflow-x:auto;font-size:11px}
 .lane{font-weight:600;color:#555}.bar{background:#cfe3ff;border:1px solid #6b9be0;border-radius:3px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding:0 2px}
+.marked{outline:3px solid #b00020;font-weight:700}.story li,.violations li{margin:.1rem 0}
 .point{border-radius:3px;padding:0 2px;white-space:nowrap}.abort{background:#ffd7d7;border:1px solid #d33}.settled{background:#d8f5d8;border:1px solid #393}
 pre{background:#f6f8fa;padding:.75rem;overflow:auto;max-height:30rem}
 </style></head>
@@ -89,18 +108,19 @@ pre{background:#f6f8fa;padding:.75rem;overflow:auto;max-height:30rem}
 <p>${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable — profiles ${esc(report.adapter.profiles.join(', '))}, seed ${report.seed}, ${report.runs} runs per property, toolreg ${esc(report.toolreg)}</p>
 ${report.coverage ? `<p data-testid="coverage">Coverage of the implementation: ${report.coverage.lines}% lines · ${report.coverage.statements}% statements · ${report.coverage.functions}% functions · ${report.coverage.branches}% branches (full report under reports/coverage/)</p>` : ''}
 ${report.errors.length > 0 ? `<ul class="errors">${report.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
+${failures ? `<h2>Failures</h2>\n${failures}` : ''}
+<h2>Clause matrix</h2>
 <div class="filters">
-  <button data-filter="all" class="on">all</button><button data-filter="failed">failed</button><button data-filter="passed">passed</button><button data-filter="untested">untested</button><button data-filter="not-applicable">not applicable</button>
+  <button data-filter="all">all</button><button data-filter="failed">failed</button><button data-filter="passed">passed</button><button data-filter="untested">untested</button><button data-filter="not-applicable">not applicable</button>
   <input type="search" placeholder="clause ID or text" aria-label="filter clauses">
 </div>
 <table data-testid="matrix"><thead><tr><th>clause</th><th>level</th><th>profile</th><th>status</th><th>reason</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
-${failures ? `<h2>Failures</h2>\n${failures}` : ''}
 <script>
 (() => {
-  let status = 'all', text = ''
+  let status = document.querySelector('[data-testid="failure"]') ? 'failed' : 'all', text = ''
   const rows = [...document.querySelectorAll('tbody tr')]
   const apply = () => rows.forEach((r) => { r.hidden = (status !== 'all' && r.dataset.status !== status) || (text !== '' && !r.textContent.toLowerCase().includes(text)) })
   document.querySelectorAll('.filters button').forEach((b) => b.addEventListener('click', () => {
@@ -109,6 +129,8 @@ ${failures ? `<h2>Failures</h2>\n${failures}` : ''}
     apply()
   }))
   document.querySelector('.filters input').addEventListener('input', (e) => { text = e.target.value.toLowerCase(); apply() })
+  document.querySelectorAll('.filters button').forEach((x) => x.classList.toggle('on', x.dataset.filter === status))
+  apply()
 })()
 </script>
 </body></html>

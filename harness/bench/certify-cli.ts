@@ -1,23 +1,61 @@
 /**
- * The certification a user runs: `toolreg certify` on an adapter, as a child process, timed from
- * spawn to exit (vitest's start-up included). Exit codes are kept: a number is only a figure.
+ * The certification a user runs: `npm run certify` on the reference, as a child process, timed
+ * from spawn to exit (npm, tsx and vitest start-up included), beside a bare `node -e` start
+ * measured the same way. CPU seconds and peak RSS add up every Node process of the run (the
+ * usage probe, loaded through NODE_OPTIONS). Exit codes are kept: a number is only a figure.
  */
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { spread, type Spread } from './stats.js'
 
 export interface CliTime {
   wallMs: Spread
+  /** A bare `node -e ''` start, measured the same way in the same run. */
+  bareNodeMs: Spread
+  /** User + system CPU of every Node process of the run. */
+  cpuSeconds: Spread
+  /** The largest peak RSS of any one process of the run. */
+  peakRssMb: Spread
   exitCodes: number[]
 }
 
-export function measureCertifyCli(adapterPath: string, repeats: number, seed: number): CliTime {
-  const walls: number[] = []
-  const exitCodes: number[] = []
+const PROBE = pathToFileURL(new URL('./usage-probe.mjs', import.meta.url).pathname).href
+
+interface Usage {
+  wallMs: number
+  cpuSeconds: number
+  peakRssMb: number
+  exitCode: number
+}
+
+function measured(command: string, args: readonly string[]): Usage {
+  const dir = mkdtempSync(join(tmpdir(), 'toolreg-usage-'))
+  const env = { ...process.env, TOOLREG_USAGE_DIR: dir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${PROBE}`.trim() }
+  const start = process.hrtime.bigint()
+  const run = spawnSync(command, args, { encoding: 'utf8', env })
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6
+  const records = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { userUs: number; systemUs: number; maxRssKb: number })
+  rmSync(dir, { recursive: true, force: true })
+  const cpuSeconds = records.reduce((sum, r) => sum + (r.userUs + r.systemUs) / 1e6, 0)
+  const peakRssMb = Math.max(0, ...records.map((r) => r.maxRssKb / 1024))
+  return { wallMs, cpuSeconds, peakRssMb, exitCode: run.status ?? -1 }
+}
+
+export function measureCertifyCli(repeats: number, seed: number): CliTime {
+  const runs: Usage[] = []
+  const bare: number[] = []
   for (let r = 0; r < repeats; r++) {
-    const start = process.hrtime.bigint()
-    const run = spawnSync(process.execPath, ['harness/cli/toolreg.mjs', 'certify', '--adapter', adapterPath, '--seed', String(seed + r), '--no-corpus'], { encoding: 'utf8' })
-    walls.push(Number(process.hrtime.bigint() - start) / 1e6)
-    exitCodes.push(run.status ?? -1)
+    bare.push(measured(process.execPath, ['-e', '']).wallMs)
+    runs.push(measured('npm', ['run', '--silent', 'certify', '--', '--seed', String(seed + r), '--no-corpus']))
   }
-  return { wallMs: spread(walls), exitCodes }
+  return {
+    wallMs: spread(runs.map((u) => u.wallMs)),
+    bareNodeMs: spread(bare),
+    cpuSeconds: spread(runs.map((u) => u.cpuSeconds)),
+    peakRssMb: spread(runs.map((u) => u.peakRssMb)),
+    exitCodes: runs.map((u) => u.exitCode),
+  }
 }

@@ -12,6 +12,7 @@ import { measureCertifyCli } from './certify-cli.js'
 import { measureCertifyTime } from './certify-time.js'
 import { measureDetection } from './detection.js'
 import { measureExecuteCost } from './execute-cost.js'
+import { measureSandboxCost } from './sandbox-cost.js'
 import { fmt } from './stats.js'
 
 const quick = process.argv.includes('--quick')
@@ -26,7 +27,9 @@ const loadBefore = loadavg()[0]!
 progress('certification time of the reference (in process, per suite)')
 const certifyTime = await measureCertifyTime(reference, repeats, 1)
 progress('certification time of the reference (toolreg certify, as a user runs it)')
-const certifyCli = measureCertifyCli('fixtures/adapters/reference.ts', repeats, 1)
+const certifyCli = measureCertifyCli(repeats, 1)
+progress('cost of the run_code sandbox')
+const sandboxCost = await measureSandboxCost(repeats, quick ? 5 : 20)
 progress(`runs-to-detection over ${seeds.length} seeds`)
 const detection = await measureDetection(await loadMutants(), seeds)
 
@@ -38,7 +41,7 @@ const commit = (() => {
   }
 })()
 const machine = { cpus: cpus().length, loadAverage1m: { start: loadBefore, end: loadavg()[0]! } }
-const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, detection }
+const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, sandboxCost, detection }
 await mkdir('reports', { recursive: true })
 await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 
@@ -52,8 +55,11 @@ const lines = [
   `| bare \`await body(args)\` | ${fmt(executeCost.bareNs, 0, ' ns')} |`,
   `| reference execute, no listeners | ${fmt(executeCost.plainNs, 0, ' ns')} (×${fmt(executeCost.plainRatio, 1)} bare) |`,
   `| reference execute, one listener per stage | ${fmt(executeCost.listenersNs, 0, ' ns')} (×${fmt(executeCost.listenersRatio, 1)} bare) |`,
-  `| \`toolreg certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ${fmt(certifyCli.wallMs, 0, ' ms')} |`,
+  `| bare \`node -e ''\` start (process wall time) | ${fmt(certifyCli.bareNodeMs, 0, ' ms')} |`,
+  `| \`npm run certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ${fmt(certifyCli.wallMs, 0, ' ms')} (×${(certifyCli.wallMs.median / certifyTime.totalMs.median).toFixed(2)} the in-process time) |`,
+  `| \`npm run certify\`: CPU seconds (all its Node processes) / peak RSS (largest process) | ${fmt(certifyCli.cpuSeconds, 1, ' s')} / ${fmt(certifyCli.peakRssMb, 0, ' MB')} |`,
   `| the same properties in process, default depth (sum of the suites below) | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
+  `| one \`run_code\` call with one sub-call (sandbox thread + QuickJS) / the tool called natively | ${fmt(sandboxCost.runCodeMs, 2, ' ms')} / ${fmt(sandboxCost.nativeMs, 3, ' ms')} (×${fmt(sandboxCost.ratio, 0)}) |`,
   `| harness overhead (case time / time in execute) | ×${fmt(certifyTime.harnessOverhead, 1)} |`,
   '',
   '| suite (in process) | ms |',

@@ -1,10 +1,10 @@
 /**
  * The code transport's sandbox, host side. A model-written program runs in QuickJS compiled to
- * WebAssembly (sandbox-worker.mjs), on a thread of its own: a separate heap with no host object
- * in it — no `process`, `require`, `import()`, file system, network or timers; the tools SDK and
+ * WebAssembly (sandbox-worker.mjs) in a fresh runtime of its own, on a thread that serves one
+ * program at a time: a separate heap with no host object in it — no `process`, `require`, `import()`, file system, network or timers; the tools SDK and
  * a silent `console` only. Its memory and stack are capped inside QuickJS; its time budget and
  * the call's signal interrupt it, and a program that does not yield to the interrupt is
- * terminated with its thread. Every way out ends as a rejected program (an error outcome).
+ * terminated with its thread (a thread is reused only after a program that ended on its own). Every way out ends as a rejected program (an error outcome).
  */
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -42,7 +42,7 @@ const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: Ui
 let compiled: Promise<object> | undefined
 const wasm = () => (compiled ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then(compile))
 
-/** A thread with QuickJS loaded, waiting for its program; never keeps the process alive. */
+/** A thread with QuickJS loaded, waiting for programs; never keeps the process alive. */
 function startThread(): Promise<Worker> {
   return wasm().then(
     (wasmModule) =>
@@ -60,13 +60,21 @@ function startThread(): Promise<Worker> {
   )
 }
 
-let spare: Promise<Worker> | undefined
-/** The thread started for the previous program's successor; a new spare starts in its place. */
+/** Threads whose last program ended on its own; a thread that had to be stopped is never reused. */
+const idle: Worker[] = []
+const MAX_IDLE = 2
+
 function takeThread(): Promise<Worker> {
-  const thread = spare ?? startThread()
-  spare = startThread()
-  spare.catch(() => (spare = undefined))
-  return thread
+  const thread = idle.pop()
+  return thread ? Promise.resolve(thread) : startThread()
+}
+
+function giveBack(thread: Worker): void {
+  thread.removeAllListeners('message')
+  thread.removeAllListeners('error')
+  thread.removeAllListeners('exit')
+  if (idle.length < MAX_IDLE) idle.push(thread)
+  else void thread.terminate()
 }
 
 /** Runs `code` (the body of an async function of `tools`) and resolves with what it returns. */
@@ -79,19 +87,20 @@ export async function runSandboxed(
   if (signal.aborted) throw new ProgramError('run_code was aborted', 'ABORTED')
   const stopFlag = new SharedArrayBuffer(4)
   const worker = await takeThread()
-  worker.postMessage({ code, stopFlag, limits })
+  worker.postMessage({ type: 'run', code, stopFlag, limits })
   const inFlight = new Set<Promise<void>>()
   try {
     return await new Promise<JsonValue>((resolve, reject) => {
       let finished = false
       let killTimer: ReturnType<typeof setTimeout> | undefined
-      const finish = (settle: () => void) => {
+      const finish = (settle: () => void, reusable = false) => {
         if (finished) return
         finished = true
         clearTimeout(budget)
         clearTimeout(killTimer)
         signal.removeEventListener('abort', onAbort)
-        void worker.terminate()
+        if (reusable) giveBack(worker)
+        else void worker.terminate()
         settle()
       }
       const interrupt = (error: ProgramError) => {
@@ -105,15 +114,15 @@ export async function runSandboxed(
         limits.timeBudgetMs,
       )
       signal.addEventListener('abort', onAbort, { once: true })
-      worker.on('error', () => finish(() => reject(new ProgramError('run_code program ended its thread'))))
-      worker.on('exit', () => finish(() => reject(new ProgramError('run_code program ended its thread'))))
+      worker.once('error', () => finish(() => reject(new ProgramError('run_code program ended its thread'))))
+      worker.once('exit', () => finish(() => reject(new ProgramError('run_code program ended its thread'))))
       worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') return
         if (message.type === 'done') {
           const stopped = Atomics.load(new Int32Array(stopFlag), 0) !== 0
           if (stopped) return finish(() => reject(signal.aborted ? abortError() : budgetError(limits)))
-          if (message.ok) return finish(() => resolve(JSON.parse(message.value) as JsonValue))
-          return finish(() => reject(new ProgramError(message.message)))
+          if (message.ok) return finish(() => resolveJson(message.value, resolve, reject), true)
+          return finish(() => reject(new ProgramError(message.message)), true)
         }
         const task = reply(dispatch, message.name, message.args).then((answer) => {
           inFlight.delete(task)
@@ -125,6 +134,14 @@ export async function runSandboxed(
   } finally {
     // CAN-3: the program's call settles only after its sub-calls have.
     await Promise.allSettled([...inFlight])
+  }
+}
+
+function resolveJson(text: string, resolve: (value: JsonValue) => void, reject: (error: Error) => void) {
+  try {
+    resolve(JSON.parse(text) as JsonValue)
+  } catch {
+    reject(new ProgramError('run_code program returned no JSON'))
   }
 }
 

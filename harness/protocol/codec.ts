@@ -10,36 +10,11 @@
 import { Decoding, writeThroughProxy } from './decoding.js'
 import { Encoding } from './encoding.js'
 import { HandleTables } from './handle-tables.js'
+import type { CodecHost, CodecState, Encoded } from './wire-types.js'
 
-export type Encoded = null | boolean | number | string | { $: string; [key: string]: unknown }
+export type { CodecHost, CodecState, Encoded, EncodedProp, Integrity } from './wire-types.js'
 
-export interface EncodedProp {
-  key: Encoded
-  value?: Encoded
-  get?: Encoded
-  set?: Encoded
-  enumerable?: false
-  writable?: false
-  configurable?: false
-}
-
-export type Integrity = 'frozen' | 'sealed' | 'nonextensible'
-
-/** What the codec needs from the connection it serves. */
-export interface CodecHost {
-  /** Calls the peer's function `id` synchronously and returns its decoded result (or throws). */
-  call(id: number, name: string, args: unknown[]): unknown
-  /** Our promise `id` settled: tell the peer. */
-  settled(id: number, outcome: { value: unknown } | { error: unknown }): void
-  /** Our signal `id` aborted: tell the peer. */
-  aborted(id: number, reason: unknown): void
-  /** Our copy of the peer's thing `id` was collected. */
-  released(id: number, gen: number): void
-  /** Writes to copies of the peer's non-frozen objects reach the original (optional). */
-  mutate?(id: number, op: 'set' | 'delete', key: PropertyKey, value?: unknown): boolean
-}
-
-export class Codec {
+export class Codec implements CodecState {
   readonly tables: HandleTables
   /** The peer's promises still pending here, by id (held until they settle). */
   private readonly deferreds = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>()

@@ -1,5 +1,5 @@
 /** Decoding one incoming value (see codec.ts): copies, stubs for handles, integrity applied last. */
-import type { Codec, CodecHost, EncodedProp, Integrity } from './codec.js'
+import type { CodecHost, CodecState, EncodedProp, Integrity } from './wire-types.js'
 import type { Thing } from './handle-tables.js'
 import { ProtocolError } from './protocol-error.js'
 import { errorFromParts, prototypeFor } from './rebuilt-objects.js'
@@ -10,7 +10,7 @@ export class Decoding {
   private readonly integrity: [object, Integrity][] = []
 
   constructor(
-    private readonly codec: Codec,
+    private readonly codec: CodecState,
     private readonly host: CodecHost,
   ) {}
 

@@ -1,6 +1,6 @@
 /** Encoding one outgoing value (see codec.ts): what each kind of value becomes on the wire. */
 import { types } from 'node:util'
-import type { Codec, CodecHost, Encoded, EncodedProp, Integrity } from './codec.js'
+import type { CodecHost, CodecState, Encoded, EncodedProp, Integrity } from './wire-types.js'
 import { symbolByName, type Thing } from './handle-tables.js'
 
 /** One outgoing value: objects met twice in it are sent once (`seen`). */
@@ -8,7 +8,7 @@ export class Encoding {
   private readonly seen = new Set<number>()
 
   constructor(
-    private readonly codec: Codec,
+    private readonly codec: CodecState,
     private readonly host: CodecHost,
   ) {}
 

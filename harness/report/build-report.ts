@@ -8,8 +8,10 @@ import { CLAUSES, type Clause } from '../clauses.js'
 import type { CollectedResult } from '../runner/collecting-reporter.js'
 import type { ConformanceProperty } from '../runner/property.js'
 import { formatShard, shardOf, type Shard } from '../runner/shard.js'
-import { OTHER_SHARD } from './merge.js'
 import type { CoverageSummary } from './coverage.js'
+
+/** The reason of a clause that another shard judges (merging replaces it with that verdict). */
+export const OTHER_SHARD = 'in another shard'
 
 export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
 

@@ -2,11 +2,10 @@
  * Merging shard reports into one report with the same schema: each clause takes its verdict from
  * the shard that ran it. Reports of different adapters, seeds or depths do not merge.
  */
-import type { CertifyReport, ClauseStatus, ClauseVerdict } from './build-report.js'
+import { OTHER_SHARD, type CertifyReport, type ClauseStatus, type ClauseVerdict } from './build-report.js'
 
 export class MergeError extends Error {}
 
-export const OTHER_SHARD = 'in another shard'
 const RANK: Record<ClauseStatus, number> = { failed: 3, passed: 2, untested: 1, 'not-applicable': 0 }
 
 /** `acrossSeeds` combines the rounds of a campaign (same adapter, fresh seeds): the worst verdict wins. */

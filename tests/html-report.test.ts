@@ -19,8 +19,10 @@ beforeAll(async () => {
   page = join(dir, 'report.html')
   const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '20', '--seed', '9', '--no-corpus', '--html', page], { reject: false })
   expect(run.exitCode).toBe(1)
-  const { executablePath, args, env } = await npmChromium()
+  const { version, executablePath, args, env } = await npmChromium()
   browser = await chromium.launch({ executablePath, args, env, headless: true })
+  // The browser is the package's, not one the system may have.
+  expect(browser.version().split('.')[0]).toBe(version.split('.')[0])
 }, 120_000)
 
 afterAll(async () => {

@@ -19,24 +19,26 @@ const packageDir = join(root, 'node_modules', '@sparticuz', 'chromium')
 const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
 
 export interface NpmChromium {
+  /** The package's version; its major is the Chromium major it ships. */
+  version: string
   executablePath: string
   args: string[]
   env: Record<string, string>
 }
 
 export async function npmChromium(): Promise<NpmChromium> {
-  const dir = await unpacked()
+  const version = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string
+  const dir = await unpacked(version)
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     LD_LIBRARY_PATH: [join(dir, 'lib'), dir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
     FONTCONFIG_PATH: join(dir, 'fonts'),
     HOME: dir,
   }
-  return { executablePath: join(dir, 'chromium'), args: [...sparticuz.args, ...QUIET], env }
+  return { version, executablePath: join(dir, 'chromium'), args: [...sparticuz.args, ...QUIET], env }
 }
 
-async function unpacked(): Promise<string> {
-  const version = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version as string
+async function unpacked(version: string): Promise<string> {
   const dir = join(root, 'node_modules', '.cache', 'toolreg-chromium', version)
   if (existsSync(join(dir, 'chromium'))) return dir
   await mkdir(dirname(dir), { recursive: true })

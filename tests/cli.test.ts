@@ -3,9 +3,9 @@ import { readFile, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { main } from '../harness/cli/main.js'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { toolregInProcess } from './in-process-cli.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
 
@@ -37,7 +37,7 @@ describe('toolreg certify on a broken adapter (MODE-2: any truthy classifier ans
 })
 
 // The command's exit code is main()'s (harness/cli/toolreg.mjs): two cases go through a process to
-// prove that, the rest call main() in this one, which is all a process start would add to.
+// prove that, the rest call main() in this one (tests/in-process-cli.ts).
 const BAD_INPUT: [string, string[], RegExp][] = [
   ['a missing adapter module', ['certify', '--adapter', 'fixtures/adapters/nope.ts'], /not found/],
   ['an adapter without a default export', ['certify', '--adapter', 'fixtures/adapters/broken/no-default-export.ts'], /no default export/],
@@ -53,15 +53,10 @@ const THROUGH_A_PROCESS = new Set(['a missing adapter module', 'an unknown flag'
 
 describe('bad input exits 2 with one line naming the problem, called in process', () => {
   it.each(BAD_INPUT.filter(([label]) => !THROUGH_A_PROCESS.has(label)))('%s', async (_label, args, message) => {
-    const stderr: string[] = []
-    const spy = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void stderr.push(parts.join(' ')))
-    try {
-      expect(await main(args)).toBe(2)
-    } finally {
-      spy.mockRestore()
-    }
-    expect(stderr.join('\n')).toMatch(message)
-    expect(stderr.join('\n')).not.toMatch(/internal error/)
+    const run = await toolregInProcess(...args)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr).not.toMatch(/internal error/)
   }, 30_000)
 })
 

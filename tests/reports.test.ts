@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { toolregInProcess } from './in-process-cli.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
@@ -64,7 +65,7 @@ describe('known-failures baseline', () => {
   it('a baseline entry without a reason is refused (exit 2)', async () => {
     const baseline = join(dir, 'no-reason.yaml')
     await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n')
-    const run = await toolreg('certify', '--clause', 'MODE-2', '--baseline', baseline)
+    const run = await toolregInProcess('certify', '--clause', 'MODE-2', '--baseline', baseline)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/reason/)
   }, 30_000)

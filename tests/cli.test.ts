@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { toolregInProcess } from './in-process-cli.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
 
@@ -35,18 +36,32 @@ describe('toolreg certify on a broken adapter (MODE-2: any truthy classifier ans
   }, 60_000)
 })
 
+// The command's exit code is main()'s (harness/cli/toolreg.mjs): two cases go through a process to
+// prove that, the rest call main() in this one (tests/in-process-cli.ts).
+const BAD_INPUT: [string, string[], RegExp][] = [
+  ['a missing adapter module', ['certify', '--adapter', 'fixtures/adapters/nope.ts'], /not found/],
+  ['an adapter without a default export', ['certify', '--adapter', 'fixtures/adapters/broken/no-default-export.ts'], /no default export/],
+  ['an adapter whose create() throws', ['certify', '--adapter', 'fixtures/adapters/broken/create-throws.ts'], /create\(\) threw/],
+  ['an unknown clause ID', ['certify', '--clause', 'PRE-99'], /unknown clause ID\(s\): PRE-99/],
+  ['an unknown flag', ['certify', '--frobnicate'], /Unknown option/],
+  ['a non-numeric --runs', ['certify', '--runs', 'many'], /--runs needs a positive integer/],
+  ['an unknown command', ['frobnicate'], /unknown command/],
+  ['check-tool without a module', ['check-tool'], /check-tool needs a tool module/],
+  ['check-tool on a missing module', ['check-tool', 'fixtures/tools/nope.ts'], /nope\.ts/],
+]
+const THROUGH_A_PROCESS = new Set(['a missing adapter module', 'an unknown flag'])
+
+describe('bad input exits 2 with one line naming the problem, called in process', () => {
+  it.each(BAD_INPUT.filter(([label]) => !THROUGH_A_PROCESS.has(label)))('%s', async (_label, args, message) => {
+    const run = await toolregInProcess(...args)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr).not.toMatch(/internal error/)
+  }, 30_000)
+})
+
 describe.concurrent('bad input exits 2 with one line naming the problem', () => {
-  it.each([
-    ['a missing adapter module', ['certify', '--adapter', 'fixtures/adapters/nope.ts'], /not found/],
-    ['an adapter without a default export', ['certify', '--adapter', 'fixtures/adapters/broken/no-default-export.ts'], /no default export/],
-    ['an adapter whose create() throws', ['certify', '--adapter', 'fixtures/adapters/broken/create-throws.ts'], /create\(\) threw/],
-    ['an unknown clause ID', ['certify', '--clause', 'PRE-99'], /unknown clause ID\(s\): PRE-99/],
-    ['an unknown flag', ['certify', '--frobnicate'], /Unknown option/],
-    ['a non-numeric --runs', ['certify', '--runs', 'many'], /--runs needs a positive integer/],
-    ['an unknown command', ['frobnicate'], /unknown command/],
-    ['check-tool without a module', ['check-tool'], /check-tool needs a tool module/],
-    ['check-tool on a missing module', ['check-tool', 'fixtures/tools/nope.ts'], /nope\.ts/],
-  ])('%s', async (_label, args, message) => {
+  it.each(BAD_INPUT.filter(([label]) => THROUGH_A_PROCESS.has(label)))('%s', async (_label, args, message) => {
     const run = await toolreg(...args)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(message)

@@ -1,8 +1,7 @@
-// The HTML report in a real browser (chromium driven by playwright-core): it opens on the
-// failure (story and marked step on the first screen), the matrix lists every clause, the
-// filters work, and a failure's timeline renders. `.ci/run` installs
-// chromium; elsewhere set TOOLREG_CHROMIUM or `apt-get install chromium`.
-import { existsSync } from 'node:fs'
+// The HTML report in a real browser (the npm registry's Chromium, tests/npm-chromium.ts, driven by
+// playwright-core): it opens on the failure (story and marked step on the first screen), the
+// matrix lists every clause, the filters work, and a failure's timeline renders. `npm ci` is all
+// the set-up; no system browser is used.
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,20 +10,20 @@ import { execa } from 'execa'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLAUSES } from '../harness/clauses.js'
-
-const executablePath = process.env.TOOLREG_CHROMIUM ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+import { npmChromium } from './npm-chromium.js'
 
 let browser: Browser
 let page: string
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) throw new Error(`chromium not found at ${executablePath}: apt-get install chromium, or set TOOLREG_CHROMIUM`)
   const dir = await mkdtemp(join(tmpdir(), 'toolreg-html-'))
   page = join(dir, 'report.html')
   const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '20', '--seed', '9', '--no-corpus', '--html', page], { reject: false })
   expect(run.exitCode).toBe(1)
-  browser = await chromium.launch({ executablePath, args: FLAGS, headless: true })
+  const { version, executablePath, args, env } = await npmChromium()
+  browser = await chromium.launch({ executablePath, args, env, headless: true })
+  // The browser is the package's, not one the system may have.
+  expect(browser.version().split('.')[0]).toBe(version.split('.')[0])
 }, 120_000)
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import reference from '../fixtures/adapters/reference.js'
 import { killCheck } from '../harness/mutation/kill.js'
 import { connectRemote, type RemoteAdapter } from '../harness/protocol/remote-adapter.js'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { toolregInProcess } from './in-process-cli.js'
 import { checkProperty } from '../harness/runner/check-property.js'
 import { PROPERTIES } from '../suites/index.js'
 
@@ -86,7 +87,7 @@ describe('toolreg --command', () => {
   }, 30_000)
 
   it('--adapter and --command together are a usage error', async () => {
-    const run = await toolreg('certify', '--adapter', 'fixtures/adapters/reference.ts', '--command', serve())
+    const run = await toolregInProcess('certify', '--adapter', 'fixtures/adapters/reference.ts', '--command', serve())
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/either --adapter or --command/)
   }, 30_000)

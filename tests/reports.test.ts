@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { toolregInProcess } from './in-process-cli.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
@@ -19,20 +20,33 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolreg-reports-'))
 })
 
+/** One certify run writing every format; the mutant's also serves as the unsharded run the shards merge into. */
+const formatRuns = new Map<string, ReturnType<typeof certifyAllFormats>>()
+const FORMATS_ARGS = ['--runs', '10', '--seed', '5', '--no-corpus']
+function certifyAllFormats(label: string, adapter: string[]) {
+  const out = (name: string) => join(dir, `${label.replace(/\W/g, '')}-${name}`)
+  const files = { json: out('r.json'), junit: out('r.xml'), markdown: out('r.md'), html: out('r.html'), badge: out('b.json') }
+  const run = toolreg('certify', ...adapter, ...FORMATS_ARGS, '--json', files.json, '--junit', files.junit, '--markdown', files.markdown, '--html', files.html, '--badge', files.badge)
+  return run.then((r) => ({ exitCode: r.exitCode, files }))
+}
+const formatsRun = (label: string, adapter: string[]) => {
+  if (!formatRuns.has(label)) formatRuns.set(label, certifyAllFormats(label, adapter))
+  return formatRuns.get(label)!
+}
+
 describe('report formats', () => {
   it.each([
     ['the reference', []],
     ['a mutant', ['--adapter', MUTANT]],
   ])('certify writes JSON, JUnit, Markdown, HTML and a badge for %s, and the JSON validates', async (label, adapter) => {
-    const out = (name: string) => join(dir, `${label.replace(/\W/g, '')}-${name}`)
-    const run = await toolreg('certify', ...adapter, '--runs', '10', '--seed', '5', '--no-corpus', '--json', out('r.json'), '--junit', out('r.xml'), '--markdown', out('r.md'), '--html', out('r.html'), '--badge', out('b.json'))
-    expect(run.exitCode).toBe(adapter.length === 0 ? 0 : 1)
-    const report = await readReport(out('r.json'))
+    const { exitCode, files } = await formatsRun(label, adapter)
+    expect(exitCode).toBe(adapter.length === 0 ? 0 : 1)
+    const report = await readReport(files.json)
     expect(() => assertValidReport(report)).not.toThrow()
-    expect(await readFile(out('r.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="70"/)
-    expect(await readFile(out('r.md'), 'utf8')).toMatch(/required clauses pass/)
-    expect(await readFile(out('r.html'), 'utf8')).toMatch(/data-testid="matrix"/)
-    const badge = JSON.parse(await readFile(out('b.json'), 'utf8')) as { message: string }
+    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="70"/)
+    expect(await readFile(files.markdown, 'utf8')).toMatch(/required clauses pass/)
+    expect(await readFile(files.html, 'utf8')).toMatch(/data-testid="matrix"/)
+    const badge = JSON.parse(await readFile(files.badge, 'utf8')) as { message: string }
     expect(badge.message).toBe(adapter.length === 0 ? '61/61 R' : 'failing: MODE-2')
   }, 120_000)
 })
@@ -51,7 +65,7 @@ describe('known-failures baseline', () => {
   it('a baseline entry without a reason is refused (exit 2)', async () => {
     const baseline = join(dir, 'no-reason.yaml')
     await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n')
-    const run = await toolreg('certify', '--clause', 'MODE-2', '--baseline', baseline)
+    const run = await toolregInProcess('certify', '--clause', 'MODE-2', '--baseline', baseline)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/reason/)
   }, 30_000)
@@ -59,9 +73,10 @@ describe('known-failures baseline', () => {
 
 describe('shards', () => {
   it('two shards merged equal an unsharded run\'s verdicts', async () => {
-    const common = ['--adapter', MUTANT, '--runs', '10', '--seed', '11', '--no-corpus']
+    // The unsharded run is the report-formats run of the mutant (the same flags but the shard).
+    const common = ['--adapter', MUTANT, ...FORMATS_ARGS]
     const [whole, first, second] = await Promise.all([
-      toolreg('certify', ...common, '--json', join(dir, 'whole.json')),
+      formatsRun('a mutant', ['--adapter', MUTANT]),
       toolreg('certify', ...common, '--shard', '1/2', '--json', join(dir, 'shard1.json')),
       toolreg('certify', ...common, '--shard', '2/2', '--json', join(dir, 'shard2.json')),
     ])
@@ -69,7 +84,7 @@ describe('shards', () => {
     expect(second.exitCode).not.toBe(2)
     const merged = await toolreg('merge', join(dir, 'shard1.json'), join(dir, 'shard2.json'), '--json', join(dir, 'merged.json'))
     expect(merged.exitCode).toBe(whole.exitCode)
-    expect(verdicts(await readReport(join(dir, 'merged.json')))).toEqual(verdicts(await readReport(join(dir, 'whole.json'))))
+    expect(verdicts(await readReport(join(dir, 'merged.json')))).toEqual(verdicts(await readReport(whole.files.json)))
   }, 180_000)
 })
 

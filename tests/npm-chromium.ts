@@ -7,9 +7,12 @@ import { existsSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { brotliDecompress } from 'node:zlib'
 import sparticuz from '@sparticuz/chromium'
+import { extract } from 'tar-fs'
 
 const unbrotli = promisify(brotliDecompress)
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -63,25 +66,6 @@ async function unpacked(version: string): Promise<string> {
   return dir
 }
 
-// Plain ustar: regular files and directories, which is all these archives hold; pax headers are
-// skipped.
-async function untar(tar: Buffer, into: string): Promise<void> {
-  for (let at = 0; at + 512 <= tar.length;) {
-    const header = tar.subarray(at, at + 512)
-    if (header.every((b) => b === 0)) break
-    const field = (from: number, length: number) => header.subarray(from, from + length).toString('utf8').replace(/\0.*$/s, '')
-    const prefix = field(345, 155)
-    const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100)
-    const size = parseInt(field(124, 12).trim() || '0', 8)
-    const type = field(156, 1) || '0'
-    const mode = parseInt(field(100, 8).trim() || '644', 8)
-    const target = join(into, name)
-    if (!target.startsWith(into)) throw new Error(`tar entry escapes its folder: ${name}`)
-    if (type === '5') await mkdir(target, { recursive: true })
-    else if (type === '0') {
-      await mkdir(dirname(target), { recursive: true })
-      await writeFile(target, tar.subarray(at + 512, at + 512 + size), { mode })
-    } else if (type !== 'x' && type !== 'g') throw new Error(`tar entry of type ${type} not supported: ${name}`)
-    at += 512 + Math.ceil(size / 512) * 512
-  }
+function untar(tar: Buffer, into: string): Promise<void> {
+  return pipeline(Readable.from([tar]), extract(into))
 }

@@ -65,6 +65,7 @@ export function toHtml(report: CertifyReport, counterexamples: Counterexamples):
       const trace = ce?.trace as Trace | undefined
       return `<section class="failure" id="failure-${c.id}" data-testid="failure">
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>
+  ${c.originalReason ? `<p data-testid="original-reason">original case, before shrinking: ${esc(c.originalReason)}</p>` : ''}
   ${ce ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>` : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`}
   ${trace ? `<h4>Trace</h4>${timeline(trace)}` : ''}
   ${ce ? `<details open><summary>Minimal scenario</summary><pre>${esc(JSON.stringify(ce.case, null, 2))}</pre></details>` : ''}

@@ -26,6 +26,8 @@ export interface CounterexampleFile {
   schedule: number[]
   violations: Failure['violations']
   trace?: unknown
+  /** The case first found, before shrinking (shrinking kept its check). */
+  original?: { case: unknown; schedule: number[]; violations: Failure['violations']; check: string }
 }
 
 const ENVELOPE_SCHEMA = {
@@ -60,6 +62,7 @@ export function toFile(clause: string, property: string, adapter: string, failur
     case: failure.testCase,
     schedule: failure.schedule,
     violations: failure.violations,
+    original: { case: failure.original.testCase, schedule: failure.original.schedule, violations: failure.original.violations, check: failure.check },
     ...(failure.trace ? { trace: failure.trace } : {}),
   }
 }

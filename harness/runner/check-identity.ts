@@ -1,0 +1,29 @@
+/**
+ * A violation's check identity: which check of which clause broke, stable across cases, so that
+ * shrinking keeps only cases that break the same check (issue 11, item 7). Oracle checks may tag
+ * their violations (`check`); for those that do not, the identity is the clause and the detail
+ * with the case's particulars (numbers, quoted and JSON values, call ids, codes) taken out.
+ */
+import type { Violation } from '../oracle/judge.js'
+
+export function checkOf(violation: Violation): string {
+  if (violation.check) return violation.check
+  return `${violation.clause}:${normaliseDetail(violation.detail)}`
+}
+
+export function normaliseDetail(detail: string): string {
+  return detail
+    .replace(/"(?:[^"\\]|\\.)*"/g, '…')
+    .replace(/\[[^\]]*\]|\{[^}]*\}/g, '…')
+    .replace(/\bc\d+(?:\/\S+)?/g, 'cN')
+    .replace(/\b[A-Z][A-Z0-9_]{2,}\b/g, 'CODE')
+    .replace(/\b(?:true|false|undefined|null)\b/g, '…')
+    .replace(/-?\d+(?:\.\d+)?/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** Whether a candidate's violations include the original failure's check. */
+export function breaksSameCheck(original: string, violations: readonly Violation[]): boolean {
+  return violations.some((v) => checkOf(v) === original)
+}

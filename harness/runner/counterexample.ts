@@ -61,15 +61,15 @@ export function toFile(clause: string, property: string, adapter: string, failur
     path: failure.path,
     case: failure.testCase,
     schedule: failure.schedule,
-    violations: failure.violations,
+    violations: jsonSafe(failure.violations) as Failure['violations'],
     original: { case: failure.original.testCase, schedule: failure.original.schedule, violations: failure.original.violations, check: failure.check },
-    ...(failure.trace ? { trace: failure.trace } : {}),
+    ...(failure.trace ? { trace: jsonSafe(failure.trace) } : {}),
   }
 }
 
 export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
-  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify({ ...file, ...(file.trace ? { trace: jsonSafe(file.trace) } : {}) }, null, 2)}\n`)
+  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify(file, null, 2)}\n`)
 }
 
 export class InvalidCounterexample extends Error {}

@@ -52,7 +52,7 @@ describe('the safe reader', () => {
     expect(copy.g).toBe(1)
     expect(copy.self).toBe(copy)
     expect(problems.join('\n')).toMatch(/\$\.g is a getter/)
-    expect(problems.join('\n')).toMatch(/reading \$\.p threw/)
+    expect(problems.join('\n')).toMatch(/keys of \$\.p threw/)
   })
 })
 

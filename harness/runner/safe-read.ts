@@ -140,20 +140,34 @@ export function readingRunsCode(value: unknown, seen = new Set<object>()): boole
  * cycles stay cycles, BigInts stay BigInts; what could not be read is left out and named in
  * `problems`. Frozen objects give frozen copies.
  */
-export function readOnce(value: unknown, problems: string[], path = '$', copies = new Map<object, unknown>()): unknown {
+export function readOnce(value: unknown, problems: string[], path = '$', copies = new Map<object, unknown>(), fallbackKeys: readonly string[] = []): unknown {
   if (typeof value !== 'object' || value === null) return value
   const known = copies.get(value)
   if (known !== undefined) return known
   try {
     const source = value
     const isArray = Array.isArray(source)
-    const out: Record<PropertyKey, unknown> = isArray ? [] : Object.create(Object.getPrototypeOf(source) as object | null)
+    const out: Record<PropertyKey, unknown> = isArray ? [] : Object.create(prototypeOf(source, problems, path))
     copies.set(source, out)
-    for (const key of Reflect.ownKeys(source)) {
+    let keys: PropertyKey[]
+    try {
+      keys = Reflect.ownKeys(source)
+    } catch (error) {
+      // Keys that cannot be listed: read the ones the contract names, each once.
+      problems.push(`listing the keys of ${path} threw ${describeThrown(error, 200)}`)
+      keys = fallbackKeys.filter((key) => {
+        try {
+          return Reflect.has(source, key)
+        } catch {
+          return false
+        }
+      })
+    }
+    for (const key of keys) {
       if (isArray && key === 'length') continue
       const at = `${path}.${String(key)}`
       try {
-        const d = Reflect.getOwnPropertyDescriptor(source, key)
+        const d = Reflect.getOwnPropertyDescriptor(source, key) ?? (fallbackKeys.includes(String(key)) ? { value: Reflect.get(source, key), enumerable: true } : undefined)
         if (!d) continue
         let item: unknown
         if ('value' in d) item = d.value
@@ -166,12 +180,29 @@ export function readOnce(value: unknown, problems: string[], path = '$', copies 
         problems.push(`reading ${at} threw ${describeThrown(error, 200)}`)
       }
     }
-    if (Object.isFrozen(source)) Object.freeze(out)
+    if (isFrozen(source)) Object.freeze(out)
     return out
   } catch (error) {
     problems.push(`reading ${path} threw ${describeThrown(error, 200)}`)
     const empty = Object.freeze({})
     copies.set(value, empty)
     return empty
+  }
+}
+
+function prototypeOf(source: object, problems: string[], path: string): object | null {
+  try {
+    return Object.getPrototypeOf(source) as object | null
+  } catch (error) {
+    problems.push(`the prototype of ${path} could not be read: ${describeThrown(error, 200)}`)
+    return Object.prototype
+  }
+}
+
+function isFrozen(source: object): boolean {
+  try {
+    return Object.isFrozen(source)
+  } catch {
+    return false
   }
 }

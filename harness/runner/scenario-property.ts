@@ -33,6 +33,8 @@ export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario,
   return { violations, trace }
 }
 
+const RESULT_KEYS = ['isError', 'content', 'value', 'error', 'meta', 'additionalContexts', 'concludesTurn']
+
 /**
  * Published results whose reading runs implementation code (getters, Proxies) are judged on a
  * copy read once, so no getter runs twice and no trap throws inside the oracle; where the copy
@@ -44,7 +46,7 @@ function readPublishedOnce(trace: Trace): { judgedTrace: Trace; unreadable: Map<
   const calls = trace.calls.map((record) => {
     if (!record?.result || !readingRunsCode(record.result)) return record
     const problems: string[] = []
-    const copy = readOnce(record.result, problems) as typeof record.result
+    const copy = readOnce(record.result, problems, '$', new Map(), RESULT_KEYS) as typeof record.result
     if (problems.length > 0) unreadable.set(record.callId, problems)
     changed = true
     return { ...record, result: copy, observed: record.observed.map((o) => (o === record.result ? copy : o)) }

@@ -100,3 +100,11 @@ describe('a check that throws', () => {
     expect(summary(verdict)).toMatch(/^failed: the implementation threw/)
   })
 })
+
+describe('the JSON-safe copy', () => {
+  it('keeps a key named __proto__ as a key', async () => {
+    const { jsonSafe } = await import('../harness/runner/json-safe.js')
+    const value = JSON.parse('{"path":[{"__proto__":null}]}') as unknown
+    expect(JSON.stringify(jsonSafe(value))).toBe('{"path":[{"__proto__":null}]}')
+  })
+})

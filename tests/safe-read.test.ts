@@ -108,3 +108,15 @@ describe('the JSON-safe copy', () => {
     expect(JSON.stringify(jsonSafe(value))).toBe('{"path":[{"__proto__":null}]}')
   })
 })
+
+describe('a suite that serialises an implementation value itself', () => {
+  it('reports a leaked BigInt as its clause\'s failure, not a harness error', async () => {
+    const naive = custom('SCH-3', 'a check that stringifies what the registry returned', fc.constant(null), async (ctx) => {
+      const registry = await ctx.registry()
+      const projection = [...registry.schemas(), { leaked: 1n }]
+      if (JSON.stringify(projection) === '') ctx.fail('unreachable')
+    })
+    const verdict = await checkProperty(naive, reference, { runs: 2, seed: 1 })
+    expect(summary(verdict)).toMatch(/^failed: a value from the implementation is not lossless JSON/)
+  })
+})

@@ -83,6 +83,11 @@ export function custom<Case>(
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }
         if (error instanceof ImplementationFault) violations.push({ clause: error.clause ?? id, detail: error.detail })
         else if (thrown.has(error)) violations.push({ clause: id, check: `${id}:implementation-threw`, detail: `the implementation threw: ${describe(error)}` })
+        else if (isSerialisationError(error)) {
+          // The harness's own values are lossless JSON by construction: a BigInt or a cycle met
+          // while serialising came from the implementation (a suite that does not read it through safe-read).
+          violations.push({ clause: id, check: `${id}:not-lossless`, detail: `a value from the implementation is not lossless JSON (${describe(error)})` })
+        }
         else throw new HarnessError(`the check of ${id} threw`, error)
       } finally {
         for (const registry of made) {
@@ -96,6 +101,12 @@ export function custom<Case>(
       return { violations }
     },
   }
+}
+
+function isSerialisationError(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false
+  const stack = typeof error.stack === 'string' ? error.stack : ''
+  return /serialize a BigInt|circular structure to JSON/.test(error.message) && /at JSON\.stringify/.test(stack)
 }
 
 /**

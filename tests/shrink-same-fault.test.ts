@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import reference from '../fixtures/adapters/reference.js'
 import { checkProperty, type Failure } from '../harness/runner/check-property.js'
-import { checkOf, normaliseDetail } from '../harness/runner/check-identity.js'
+import { breaksSameCheck, checkOf, normaliseDetail } from '../harness/runner/check-identity.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { formatFailure } from '../harness/runner/format-failure.js'
 import { toFile } from '../harness/runner/counterexample.js'
@@ -31,6 +31,10 @@ describe('shrinking keeps the original check', () => {
     expect(checkOf({ clause: 'IN-4', detail: 'error code ABORTED, expected UNKNOWN_TOOL' })).toBe(checkOf({ clause: 'IN-4', detail: 'error code X_Y, expected INVALID_ARGUMENTS' }))
     expect(checkOf({ clause: 'SCH-3', detail: 'schemas() listed 700 tools, more than were registered' })).not.toBe(checkOf({ clause: 'SCH-3', detail: 'a registered tool is missing from schemas() (case 4)' }))
     expect(checkOf({ clause: 'META-1', detail: 'whatever', check: 'META-1:tagged' })).toBe('META-1:tagged')
+    const named = { clause: 'IN-1', detail: 'the body that ran was lookup named lookup' }
+    expect(breaksSameCheck(named, [{ clause: 'IN-1', detail: 'the body that ran was a named a' }]), 'a renamed tool is the same check').toBe(true)
+    expect(breaksSameCheck(named, [{ clause: 'IN-1', detail: 'the body ran with arguments other than the snapshot taken at entry' }])).toBe(false)
+    expect(breaksSameCheck(named, [{ clause: 'SCP-1', detail: 'the body that ran was lookup named lookup' }])).toBe(false)
   })
 
   it('unconstrained, the shrink slides onto another check; constrained, it stays on the original', async () => {

@@ -23,7 +23,25 @@ export function normaliseDetail(detail: string): string {
     .trim()
 }
 
-/** Whether a candidate's violations include the original failure's check. */
-export function breaksSameCheck(original: string, violations: readonly Violation[]): boolean {
-  return violations.some((v) => checkOf(v) === original)
+/**
+ * Whether a candidate's violations include the original failure's check. Untagged checks match
+ * on their detail's template: same clause, same number of words, at most a quarter of them
+ * different (a tool or agent name the shrinker changed, not another sentence).
+ */
+export function breaksSameCheck(original: Violation, violations: readonly Violation[]): boolean {
+  const want = checkOf(original)
+  return violations.some((v) => {
+    const got = checkOf(v)
+    if (got === want) return true
+    if (original.check !== undefined || v.check !== undefined || v.clause !== original.clause) return false
+    return sameTemplate(want, got)
+  })
+}
+
+function sameTemplate(a: string, b: string): boolean {
+  const x = a.split(' ')
+  const y = b.split(' ')
+  if (x.length !== y.length) return false
+  const differing = x.filter((word, i) => word !== y[i]).length
+  return differing <= Math.floor(x.length / 4)
 }

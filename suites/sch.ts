@@ -5,6 +5,8 @@ import { jsonValue } from '../harness/arbitraries/values.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import { buildValue } from '../harness/scenario/values.js'
+import { safeJson } from '../harness/scenario/inspect.js'
+import { losslessText } from '../harness/runner/safe-read.js'
 import type { ExtraField, ValueDesc } from '../harness/scenario/types.js'
 import type { RegistryUnderTest, ToolDefinition } from '../harness/adapter.js'
 
@@ -48,7 +50,8 @@ function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefini
   })
 }
 
-const text = (value: unknown) => JSON.stringify(value)
+/** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */
+const text = (value: unknown) => safeJson(value)
 
 export default [
   custom('SCH-1', 'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later', toolCases, async (ctx, cases) => {
@@ -68,6 +71,7 @@ export default [
   custom('SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later', toolCases, async (ctx, cases) => {
     const registry = await ctx.registry()
     registerAll(registry, cases)
+    for (const entry of registry.schemas()) losslessText((entry as { parameters?: unknown }).parameters, 'SCH-2', 'parameters in the projection')
     const before = text(registry.schemas())
     for (const entry of registry.schemas() as Record<string, unknown>[]) {
       try {

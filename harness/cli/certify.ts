@@ -26,6 +26,7 @@ import { applyEscapes, blockedVerdict, diedVerdict } from '../runner/watchdog-ve
 import { underWatchdog } from '../runner/watchdog-alone.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
+import { describeThrown } from '../runner/safe-read.js'
 
 export interface CertifyOptions extends ReportTargets {
   baseline?: string
@@ -182,11 +183,11 @@ async function preflight(adapter: ConformanceAdapter): Promise<void> {
   try {
     registry = await adapter.create({})
   } catch (error) {
-    throw new AdapterLoadError(`adapter ${adapter.name}: create() threw: ${error instanceof Error ? error.message : String(error)}`)
+    throw new AdapterLoadError(`adapter ${adapter.name}: create() threw: ${describeThrown(error)}`)
   }
   try {
     await registry.dispose?.()
   } catch (error) {
-    throw new AdapterLoadError(`adapter ${adapter.name}: dispose() threw: ${error instanceof Error ? error.message : String(error)}`)
+    throw new AdapterLoadError(`adapter ${adapter.name}: dispose() threw: ${describeThrown(error)}`)
   }
 }

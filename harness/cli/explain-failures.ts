@@ -25,6 +25,7 @@ export async function explainFailures(report: CertifyReport): Promise<string[]> 
           testCase: ce.case,
           isScenario: isScenarioCase(ce.clause, ce.case),
           trace: ce.trace as Trace | undefined,
+          original: ce.original?.violations,
           seed: ce.seed,
           path: ce.path,
           ...(ce.numRuns !== undefined ? { numRuns: ce.numRuns } : {}),

@@ -3,6 +3,7 @@ import { describe as describeError } from '../scenario/interpret.js'
 import { loadAdapter } from '../runner/load-adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { liveTool } from '../runner/sample-tools.js'
+import { show } from '../runner/safe-read.js'
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 
 export async function smoke(adapterPath: string | undefined, remote?: { command: string; validateProtocol: boolean }): Promise<number> {
@@ -29,7 +30,7 @@ async function smokeAdapter(adapter: ConformanceAdapter): Promise<number> {
     }
     await step('register(a valid tool)', () => registry.register(liveTool('smoke_tool', { execute: async () => ({ ok: true }) })))
     const result = await step('execute(one call)', () => registry.execute({ callId: 'smoke', name: 'smoke_tool', arguments: {}, signal: new AbortController().signal }))
-    if (typeof result !== 'object' || result === null || result.isError !== false) throw new SmokeFailure(`one plain call did not succeed: ${JSON.stringify(result)}`)
+    if (typeof result !== 'object' || result === null || result.isError !== false) throw new SmokeFailure(`one plain call did not succeed: ${show(result)}`)
     await step('dispose()', () => registry.dispose?.())
     console.log(`smoke: ${adapter.name} is wired correctly (create, register, execute, dispose)`)
     return 0

@@ -16,6 +16,8 @@ export interface MutantModule {
   name: string
   adapter: ConformanceAdapter
   targets: string[]
+  /** Clauses beyond the targets that the fault really breaks, each explained in the header. */
+  consequences?: string[]
 }
 
 export const MUTANTS_DIR = resolve(new URL('../../fixtures/mutants', import.meta.url).pathname)
@@ -24,9 +26,10 @@ export async function loadMutants(dir = MUTANTS_DIR): Promise<MutantModule[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.endsWith('.test.ts')).sort()
   return Promise.all(
     files.map(async (file) => {
-      const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: ConformanceAdapter; targets?: string[] }
+      const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: ConformanceAdapter; targets?: string[]; consequences?: string[] }
       if (!Array.isArray(module.targets) || module.targets.length === 0) throw new Error(`${file} exports no targets`)
-      return { file, name: file.replace(/\.ts$/, ''), adapter: module.default, targets: module.targets }
+      const consequences = Array.isArray(module.consequences) ? { consequences: module.consequences } : {}
+      return { file, name: file.replace(/\.ts$/, ''), adapter: module.default, targets: module.targets, ...consequences }
     }),
   )
 }

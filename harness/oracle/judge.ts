@@ -9,11 +9,14 @@ import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, type Expected } from './predict.js'
+import { show } from '../runner/safe-read.js'
 
 export interface Violation {
   clause: string
   call?: string
   detail: string
+  /** Which check of the clause broke (stable across cases); derived from clause and detail when absent. */
+  check?: string
 }
 
 export function judge(scenario: Scenario, trace: Trace): Violation[] {
@@ -64,11 +67,11 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   const ordered = (stage: Stage, expected: number[], clause: string) => {
     const got = indexesOf(stage)
     const inScope = { pre: e.pre, guard: e.guards, wrapper: e.wrappers, post: e.post, observer: e.observers }[stage as 'pre'] ?? []
-    if (new Set(got).size !== got.length) return v(stage === 'guard' ? 'GRD-1' : 'PRE-8', `${stage} hooks entered ${JSON.stringify(got)}: one hook ran twice`)
-    if (got.some((i) => !inScope.includes(i))) return v(stage === 'guard' ? 'SCP-2' : 'PRE-7', `${stage} hooks entered ${JSON.stringify(got)}, but only ${JSON.stringify(inScope)} apply to this caller`)
+    if (new Set(got).size !== got.length) return v(stage === 'guard' ? 'GRD-1' : 'PRE-8', `${stage} hooks entered ${show(got)}: one hook ran twice`)
+    if (got.some((i) => !inScope.includes(i))) return v(stage === 'guard' ? 'SCP-2' : 'PRE-7', `${stage} hooks entered ${show(got)}, but only ${show(inScope)} apply to this caller`)
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
       const scopedMissing = expected.some((i) => !got.includes(i) && scoped(stage, i))
-      v(scopedMissing ? (stage === 'guard' ? 'SCP-2' : 'PRE-7') : clause, `${stage} hooks entered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`)
+      v(scopedMissing ? (stage === 'guard' ? 'SCP-2' : 'PRE-7') : clause, `${stage} hooks entered ${show(got)}, expected ${show(expected)}`)
     }
   }
 
@@ -102,9 +105,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     for (const request of requests) {
       if (request.ev !== 'approval-request') continue
       if (request.keys.includes('arguments') || request.keys.includes('args')) v('APR-1', 'the approval request carried the arguments')
-      if (request.toolName !== spec.tool) v('APR-1', `the approval request named tool ${String(request.toolName)}`)
+      if (request.toolName !== spec.tool) v('APR-1', `the approval request named tool ${show(request.toolName)}`)
       if (!request.signalIsCaller) v('APR-1', 'the approval request carried no signal')
-      if (request.reason !== e.askReason) v('APR-1', `the approval request carried the reason ${JSON.stringify(request.reason)}, expected ${JSON.stringify(e.askReason)}`)
+      if (request.reason !== e.askReason) v('APR-1', `the approval request carried the reason ${show(request.reason)}, expected ${show(e.askReason)}`)
     }
     ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
@@ -138,7 +141,7 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (JSON.stringify(observed) !== JSON.stringify(e.observers)) {
     const firstMissing = e.observers.findIndex((index, i) => observed[i] !== index)
     const afterThrow = e.observers.slice(0, Math.max(firstMissing, 0)).some((index) => scenario.observers[index]?.throws)
-    v(afterThrow ? 'RES-4' : 'RES-1', `observers notified ${JSON.stringify(observed)}, expected ${JSON.stringify(e.observers)}`)
+    v(afterThrow ? 'RES-4' : 'RES-1', `observers notified ${show(observed)}, expected ${show(e.observers)}`)
   }
   if (record.observed.some((o) => o !== result)) v('RES-1', 'an observer received a different object than execute resolved with')
 
@@ -244,15 +247,15 @@ function judgeOutcome(
     if (expected.meta) {
       const metaClause = expected.clause === 'EXE-4' || expected.clause === 'PST-1' ? expected.clause : 'OUT-2'
       const meta = (result as { meta?: unknown }).meta
-      if (!expected.meta.present && meta !== undefined) v(metaClause, `meta ${JSON.stringify(meta)} published for a tool whose presentationMeta gives none`)
-      if (expected.meta.present && !deepEqualJson(meta, expected.meta.value)) v(metaClause, `meta is ${JSON.stringify(meta)}, expected presentationMeta's ${JSON.stringify(expected.meta.value)}`)
+      if (!expected.meta.present && meta !== undefined) v(metaClause, `meta ${show(meta)} published for a tool whose presentationMeta gives none`)
+      if (expected.meta.present && !deepEqualJson(meta, expected.meta.value)) v(metaClause, `meta is ${show(meta)}, expected presentationMeta's ${show(expected.meta.value)}`)
     }
   } else if ((result as { concludesTurn?: unknown }).concludesTurn !== undefined) {
     v('CTX-2', 'an error outcome carries concludesTurn')
   }
   if (expected.contexts !== undefined) {
     const got = result.additionalContexts ?? []
-    if (!deepEqualJson(got, expected.contexts)) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
+    if (!deepEqualJson(got, expected.contexts)) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${show(got)}, expected ${show(expected.contexts)}`)
   }
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
     v(expected.clause === 'PST-1' || expected.clause === 'PST-2' ? expected.clause : 'FIN-3', 'the published content is not the content put in place')

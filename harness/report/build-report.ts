@@ -21,6 +21,8 @@ export interface ClauseVerdict {
   profile: string
   status: ClauseStatus
   reason?: string
+  /** For a failure: the violations of the case first found, before it was shrunk. */
+  originalReason?: string
   counterexample?: string
   /** Cases the property ran (when it passed) or ran before its first failure. */
   numRuns?: number
@@ -74,7 +76,8 @@ export function buildReport(input: ReportInput): CertifyReport {
     const results = input.results.filter((r) => r.clause === clause.id)
     if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
     const failed = results.find((r) => r.status === 'failed')
-    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}), ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}) }
+    const originalReason = failed?.originalViolations?.map((v) => v.detail).join('; ')
+    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(originalReason ? { originalReason } : {}), ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}), ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}) }
     const broken = results.find((r) => r.status === 'error')
     if (broken) {
       errors.push(`${clause.id}: ${broken.error ?? broken.errorText ?? 'error'}`)

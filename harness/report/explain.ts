@@ -16,6 +16,8 @@ export interface ExplainInput {
   testCase: unknown
   isScenario: boolean
   trace?: Trace | undefined
+  /** What the case first found broke, before shrinking kept the same check. */
+  original?: readonly Violation[] | undefined
   seed?: number
   path?: string
   numRuns?: number
@@ -42,7 +44,10 @@ function caseLines(input: ExplainInput): string[] {
 export function explainFailure(input: ExplainInput): string {
   const indent = (lines: string[]) => lines.map((line) => `    ${line}`)
   const violated = input.violations.map((v) => `${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`)
-  const lines = [`${input.clause} failed${where(input)}`, ...indent(violated), '  what happened:', ...indent(caseLines(input))]
+  const lines = [`${input.clause} failed${where(input)}`, ...indent(violated)]
+  const original = (input.original ?? []).map((v) => `${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`)
+  if (original.length > 0 && original.join() !== violated.join()) lines.push('  the case first found, before shrinking:', ...indent(original))
+  lines.push('  what happened:', ...indent(caseLines(input)))
   const events = input.trace?.events ?? []
   if (input.trace && events.length > 0) lines.push('  timeline (▶ marks where it shows):', ...indent(timelineLines(input.trace, input.violations)))
   if (input.file) lines.push(`  replay: npx toolreg replay ${input.file}`)

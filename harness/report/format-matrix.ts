@@ -15,6 +15,7 @@ export function formatMatrix(report: CertifyReport): string {
     const note = c.status === 'passed' ? '' : `  ${c.reason ?? ''}${c.counterexample ? ` → ${c.counterexample}` : ''}`
     const baseline = c.baseline === 'expected-failure' ? '  (expected by the baseline)' : c.baseline === 'stale' ? '  STALE baseline entry: this clause passes now' : ''
     lines.push(`  ${c.id.padEnd(7)} ${c.level.padEnd(5)} ${MARK[c.status].padEnd(8)}${note}${baseline}`)
+    if (c.status === 'failed' && c.originalReason && c.originalReason !== c.reason) lines.push(`${' '.repeat(24)}original case, before shrinking: ${c.originalReason}`)
   }
   const s = report.summary
   lines.push('', `${s.passed} passed, ${s.failed} failed, ${s.untested} untested, ${s.notApplicable} not applicable — seed ${report.seed}, ${report.runs} runs per property, ${(report.durationMs / 1000).toFixed(1)}s`)

@@ -81,6 +81,7 @@ export function toHtml(report: CertifyReport, counterexamples: Counterexamples):
       const trace = ce?.trace as Trace | undefined
       return `<section class="failure" id="failure-${c.id}" data-testid="failure">
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>
+  ${c.originalReason ? `<p data-testid="original-reason">original case, before shrinking: ${esc(c.originalReason)}</p>` : ''}
   ${ce ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>` : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`}
   ${ce ? story(ce.case) : ''}
   ${ce ? `<ul class="violations">${ce.violations.map((v) => `<li><b>${esc(v.clause)}</b>${v.call ? ` (${esc(v.call)})` : ''}: ${esc(v.detail)}</li>`).join('')}</ul>` : ''}

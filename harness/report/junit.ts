@@ -22,7 +22,7 @@ export function toJunit(report: CertifyReport, counterexamples: Counterexamples)
       if (c.status === 'passed') return `${open}</testcase>`
       if (c.status !== 'failed') return `${open}<skipped message="${escape(`${c.status}: ${c.reason ?? ''}`)}"/></testcase>`
       const ce = counterexamples.get(c.id)
-      const body = [c.reason ?? '', ce ? `seed ${ce.seed}, path ${ce.path}` : '', ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '', c.counterexample ? `replay: npx toolreg replay ${c.counterexample}` : '']
+      const body = [c.reason ?? '', c.originalReason ? `original case (before shrinking): ${c.originalReason}` : '', ce ? `seed ${ce.seed}, path ${ce.path}` : '', ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '', c.counterexample ? `replay: npx toolreg replay ${c.counterexample}` : '']
         .filter(Boolean)
         .join('\n')
       return `${open}\n      <failure message="${escape(c.reason ?? 'failed')}" type="${c.level === 'R' ? 'required' : 'recommended'}">${escape(body)}</failure>\n    </testcase>`

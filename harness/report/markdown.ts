@@ -15,8 +15,9 @@ export function toMarkdown(report: CertifyReport): string {
     `Profiles: ${report.adapter.profiles.join(', ')} · seed \`${report.seed}\` · ${report.runs} runs per property · ${(report.durationMs / 1000).toFixed(1)} s`,
   ]
   if (failed.length > 0) {
-    lines.push('', '| clause | level | why | replay |', '|---|---|---|---|')
-    for (const c of failed) lines.push(`| ${c.id} | ${c.level} | ${(c.reason ?? '').replace(/\|/g, '\\|').slice(0, 200)} | ${c.counterexample ? `\`npx toolreg replay ${c.counterexample}\`` : ''} |`)
+    const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').slice(0, 200)
+    lines.push('', '| clause | level | why (shrunk case) | why (original case) | replay |', '|---|---|---|---|---|')
+    for (const c of failed) lines.push(`| ${c.id} | ${c.level} | ${cell(c.reason)} | ${cell(c.originalReason ?? c.reason)} | ${c.counterexample ? `\`npx toolreg replay ${c.counterexample}\`` : ''} |`)
   }
   if (stale.length > 0) lines.push('', `**Stale baseline entries** (these pass now; remove them): ${stale.map((c) => c.id).join(', ')}`)
   if (expected.length > 0) lines.push('', `Known failures (baseline): ${expected.map((c) => `${c.id} — ${c.baselineReason ?? ''}`).join('; ')}`)

@@ -1,14 +1,18 @@
 /**
  * Checking one property against one adapter with fast-check: generation, scheduler-ordered
  * interleavings, shrinking. A failure comes back as data (seed, path, the shrunk case, its
- * schedule, violations and trace), to be formatted and saved elsewhere.
+ * schedule, violations and trace, and the original case it was shrunk from), to be formatted and
+ * saved elsewhere. Shrinking keeps only cases that break the same check of the clause as the
+ * original failure; a check that throws for a reason of its own is a harness error, not a verdict.
  */
 import fc from 'fast-check'
 import type { ConformanceAdapter } from '../adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
+import { breaksSameCheck, checkOf } from './check-identity.js'
 import { violationsOf, type CaseOutcome, type ConformanceProperty } from './property.js'
 import { replayScheduler } from './replay-scheduler.js'
+import { describeThrown } from './safe-read.js'
 
 export interface CheckOptions {
   runs: number
@@ -17,23 +21,33 @@ export interface CheckOptions {
   path?: string
   /** Shrink a failure to a minimal case (default); off when only detection matters (kill checks). */
   shrink?: boolean
+  /** Keep any failing candidate while shrinking (fast-check's default), not only the original check's. */
+  unconstrainedShrink?: boolean
   /** Cases to run first, before generation (the regression corpus), each with its schedule. */
   examples?: readonly { testCase: unknown; schedule: number[] }[]
   /** Runs each case under supervision (the watchdog and escape traps of `toolreg certify`). */
   supervise?: (testCase: unknown, run: () => Promise<CaseOutcome>) => Promise<CaseOutcome>
 }
 
-export interface Failure {
-  seed: number
-  path: string
-  /** How many generated cases ran before the first failure (runs-to-detection). */
-  numRuns: number
-  numShrinks: number
+/** One failing case: what ran, how the scheduler ordered it, what broke. */
+export interface FailingCase {
   testCase: unknown
   /** Task ids in the order the scheduler released them: replays the interleaving exactly. */
   schedule: number[]
   violations: Violation[]
   trace: Trace | undefined
+}
+
+export interface Failure extends FailingCase {
+  seed: number
+  path: string
+  /** How many generated cases ran before the first failure (runs-to-detection). */
+  numRuns: number
+  numShrinks: number
+  /** The check the original case broke; every shrunk step broke it too. */
+  check: string
+  /** The case first found, before shrinking (its trace is left out: the shrunk case's is the one to read). */
+  original: Omit<FailingCase, 'trace'>
 }
 
 export type PropertyVerdict =
@@ -44,14 +58,26 @@ export type PropertyVerdict =
 class AdapterError extends Error {}
 
 export async function checkProperty(property: ConformanceProperty, adapter: ConformanceAdapter, options: CheckOptions): Promise<PropertyVerdict> {
-  let last: Omit<Failure, 'seed' | 'path' | 'numRuns' | 'numShrinks'> | undefined
+  let original: (FailingCase & { check: string }) | undefined
+  let last: FailingCase | undefined
+  let harnessError: unknown
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
     const run = () => property.run(adapter, testCase, scheduler)
-    const outcome = await (options.supervise ? options.supervise(testCase, run) : run())
+    let outcome: CaseOutcome
+    try {
+      outcome = await (options.supervise ? options.supervise(testCase, run) : run())
+    } catch (error) {
+      harnessError ??= error
+      throw error
+    }
     if (outcome.adapterError) throw new AdapterError(outcome.adapterError)
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true
-    last = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
+    const found: FailingCase = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
+    if (!original) original = { ...found, check: checkOf(violations[0]!) }
+    // A shrink candidate that breaks another check is not this failure: treat it as passing.
+    else if (!options.unconstrainedShrink && !breaksSameCheck(original.violations[0]!, violations)) return true
+    last = found
     return false
   }
   const details = await fc.check(fc.asyncProperty(property.arbitrary, fc.scheduler(), predicate), {
@@ -61,14 +87,22 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     ...(options.examples?.length ? { examples: options.examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
     endOnFailure: options.shrink === false,
   })
+  if (harnessError !== undefined) return { status: 'error', error: harnessErrorText(property.id, harnessError) }
   if (!details.failed) return { status: 'passed', numRuns: details.numRuns }
   const error = details.errorInstance
   if (error instanceof AdapterError) return { status: 'error', error: error.message }
-  if (!last) return { status: 'error', error: `the property threw: ${error instanceof Error ? error.message : String(error)}` }
+  if (!last || !original) return { status: 'error', error: harnessErrorText(property.id, error) }
+  const { trace: _trace, check, ...first } = original
   return {
     status: 'failed',
-    failure: { ...last, seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks },
+    failure: { ...last, seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks, check, original: first },
   }
+}
+
+/** A harness error as report text: what threw, and its stack (exit 2). */
+function harnessErrorText(clause: string, error: unknown): string {
+  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : undefined
+  return `harness error while checking ${clause}: ${describeThrown(error)}${stack ? `\n${stack}` : ''}`
 }
 
 function releasedOrder(scheduler: fc.Scheduler): number[] {

@@ -28,6 +28,8 @@ export interface CounterexampleFile {
   trace?: unknown
   /** Generated cases before the first failure. */
   numRuns?: number
+  /** The case first found, before shrinking (shrinking kept its check). */
+  original?: { case: unknown; schedule: number[]; violations: Failure['violations']; check: string }
 }
 
 const ENVELOPE_SCHEMA = {
@@ -61,15 +63,16 @@ export function toFile(clause: string, property: string, adapter: string, failur
     path: failure.path,
     case: failure.testCase,
     schedule: failure.schedule,
-    violations: failure.violations,
+    violations: jsonSafe(failure.violations) as Failure['violations'],
     numRuns: failure.numRuns,
-    ...(failure.trace ? { trace: failure.trace } : {}),
+    original: { case: failure.original.testCase, schedule: failure.original.schedule, violations: failure.original.violations, check: failure.check },
+    ...(failure.trace ? { trace: jsonSafe(failure.trace) } : {}),
   }
 }
 
 export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
-  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify({ ...file, ...(file.trace ? { trace: jsonSafe(file.trace) } : {}) }, null, 2)}\n`)
+  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify(file, null, 2)}\n`)
 }
 
 export class InvalidCounterexample extends Error {}

@@ -10,6 +10,7 @@ import type { Violation } from '../oracle/judge.js'
 import { describe } from '../scenario/interpret.js'
 import type { ToolExecutionInput } from '../spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
+import { HarnessError, ImplementationFault } from './safe-read.js'
 
 export interface CustomContext {
   readonly adapter: ConformanceAdapter
@@ -56,6 +57,8 @@ export function custom<Case>(
     async run(adapter, testCase, scheduler): Promise<CaseOutcome> {
       const violations: Violation[] = []
       const made: RegistryUnderTest[] = []
+      /** What the registry's own methods threw or rejected with: a throw the check let through is theirs. */
+      const thrown = new Set<unknown>()
       const ctx: CustomContext = {
         adapter,
         scheduler,
@@ -63,7 +66,7 @@ export function custom<Case>(
           try {
             const registry = await adapter.create(config)
             made.push(registry)
-            return registry
+            return tracking(registry, thrown)
           } catch (error) {
             throw new CreateFailed(`create() threw: ${describe(error)}`)
           }
@@ -78,7 +81,14 @@ export function custom<Case>(
           return { violations }
         }
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }
-        violations.push({ clause: id, detail: `the check threw: ${describe(error)}` })
+        if (error instanceof ImplementationFault) violations.push({ clause: error.clause ?? id, detail: error.detail })
+        else if (thrown.has(error)) violations.push({ clause: id, check: `${id}:implementation-threw`, detail: `the implementation threw: ${describe(error)}` })
+        else if (isSerialisationError(error)) {
+          // The harness's own values are lossless JSON by construction: a BigInt or a cycle met
+          // while serialising came from the implementation (a suite that does not read it through safe-read).
+          violations.push({ clause: id, check: `${id}:not-lossless`, detail: `a value from the implementation is not lossless JSON (${describe(error)})` })
+        }
+        else throw new HarnessError(`the check of ${id} threw`, error)
       } finally {
         for (const registry of made) {
           try {
@@ -91,6 +101,40 @@ export function custom<Case>(
       return { violations }
     },
   }
+}
+
+function isSerialisationError(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false
+  const stack = typeof error.stack === 'string' ? error.stack : ''
+  return /serialize a BigInt|circular structure to JSON/.test(error.message) && /at JSON\.stringify/.test(stack)
+}
+
+/**
+ * The registry with every method call watched: what a method throws, or its promise rejects with,
+ * is recorded in `thrown` and passed on unchanged (checks that expect a throw still see it).
+ */
+function tracking(registry: RegistryUnderTest, thrown: Set<unknown>): RegistryUnderTest {
+  const note = (error: unknown) => {
+    thrown.add(error)
+    return error
+  }
+  const watched: RegistryUnderTest = new Proxy(registry, {
+    get(target, key) {
+      const member = Reflect.get(target, key) as unknown
+      if (typeof member !== 'function') return member
+      return function (this: unknown, ...args: unknown[]) {
+        let out: unknown
+        try {
+          out = (member as (...a: unknown[]) => unknown).apply(this === undefined || this === watched ? target : this, args)
+        } catch (error) {
+          throw note(error)
+        }
+        if (out instanceof Promise) return out.catch((error: unknown) => Promise.reject(note(error)))
+        return out
+      }
+    },
+  })
+  return watched
 }
 
 export function input(name: string, args: unknown = {}, extra: Partial<ToolExecutionInput> = {}): ToolExecutionInput {

@@ -41,6 +41,8 @@ export interface PropertyMeta {
   numRuns?: number
   counterexample?: string
   violations?: { clause: string; detail: string }[]
+  /** The case first found, before shrinking kept the same check: its violations. */
+  originalViolations?: { clause: string; detail: string }[]
   error?: string
 }
 
@@ -82,16 +84,25 @@ export function defineConformanceSuite(adapter: ConformanceAdapter, options: Sui
           }
           if (verdict.status === 'error') {
             task.meta.toolreg = { ...base, status: 'error', error: verdict.error }
-            throw new Error(`adapter error: ${verdict.error}`)
+            throw new Error(`harness or adapter error: ${verdict.error}`)
           }
           const { failure } = verdict
           const found = toFile(property.id, property.title, adapter.name, failure)
           const file = await writeCounterexample(options.counterexampleDir ?? 'reports/counterexamples', found)
           if (options.corpusDir) await addToCorpus(options.corpusDir, found)
-          task.meta.toolreg = { ...base, status: 'failed', numRuns: failure.numRuns, counterexample: file, violations: failure.violations }
+          task.meta.toolreg = {
+            ...base,
+            status: 'failed',
+            numRuns: failure.numRuns,
+            counterexample: file,
+            violations: failure.violations.map(plainViolation),
+            originalViolations: failure.original.violations.map(plainViolation),
+          }
           throw new Error(formatFailure(property.title, failure, file))
         })
       }
     })
   }
 }
+
+const plainViolation = (v: { clause: string; detail: string }) => ({ clause: v.clause, detail: v.detail })

@@ -6,6 +6,8 @@ export function formatFailure(title: string, failure: Failure, file: string | un
   const lines = [
     `${title}`,
     `  violated: ${failure.violations.map((v) => `${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`).join('; ')}`,
+    `  original case violated: ${failure.original.violations.map((v) => `${v.clause}${v.call ? ` (${v.call})` : ''}: ${v.detail}`).join('; ')}`,
+    `  check kept while shrinking: ${failure.check}`,
     `  seed ${failure.seed}, path "${failure.path}", found after ${failure.numRuns} case(s), shrunk ${failure.numShrinks} time(s)`,
     `  schedule: [${failure.schedule.join(', ')}]`,
     `  shrunk case: ${JSON.stringify(failure.testCase)}`,

@@ -67,7 +67,8 @@ function copyObject(object: object, limits: Required<JsonSafeLimits>, depth: num
   const keys = Object.keys(object)
   for (const key of keys.slice(0, limits.maxEntries)) {
     const item = read(() => (object as Record<string, unknown>)[key], limits, depth, path)
-    if (item !== undefined) out[key] = item
+    // defineProperty, not assignment: a key named __proto__ stays a key
+    if (item !== undefined) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
   }
   if (keys.length > limits.maxEntries) out['[cut]'] = `${keys.length - limits.maxEntries} more keys`
   return out

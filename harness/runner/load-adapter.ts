@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PROFILES, type ConformanceAdapter } from '../adapter.js'
+import { describeThrown } from './safe-read.js'
 
 export class AdapterLoadError extends Error {}
 
@@ -16,7 +17,7 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   try {
     module = (await import(url)) as { default?: unknown }
   } catch (error) {
-    throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${error instanceof Error ? error.message : String(error)}`)
+    throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${describeThrown(error)}`)
   }
   const adapter = module.default as Partial<ConformanceAdapter> | undefined
   const where = path ?? 'reference'

@@ -16,6 +16,7 @@ for (const key of Reflect.ownKeys(globalThis)) {
   }
 }
 const { assertNoPoisoning, restoreGlobals } = await import('@fast-check/poisoning')
+const { describeThrown } = await import('./safe-read.js')
 
 /** Globals the test runner and Node itself may add while the suites run. */
 const RUNTIME_GLOBALS = /^(__vitest|__VITEST|__vite|__coverage__|_|\$|Symbol\(|__toolreg)/
@@ -32,7 +33,7 @@ export function revertChangedGlobals(): string | undefined {
     return undefined
   } catch (error) {
     restoreGlobals({ ignoredRootRegex: RUNTIME_GLOBALS })
-    const what = error instanceof Error ? error.message : String(error)
+    const what = describeThrown(error, 2000)
     return `the implementation changed globals (reverted before the next case): ${what.split('\n').slice(0, 5).join('; ')}`
   }
 }

@@ -1,4 +1,5 @@
 /** Looking at what an implementation handed over without changing it. */
+import { jsonSafe } from '../runner/json-safe.js'
 
 /** True when `value` and everything reachable from it (except `skip` keys at the top) is frozen. */
 export function isDeepFrozen(value: unknown, skip: readonly string[] = [], seen = new Set<unknown>()): boolean {
@@ -20,20 +21,8 @@ export function isDeepFrozen(value: unknown, skip: readonly string[] = [], seen 
 
 /** A JSON text of `value` that never throws (for reports and traces); strings past `maxString` are cut. */
 export function safeJson(value: unknown, maxString = Infinity): string {
-  const seen = new Set<unknown>()
   try {
-    return (
-      JSON.stringify(value, (_key, item: unknown) => {
-        if (typeof item === 'bigint') return `${item}n`
-        if (typeof item === 'string' && item.length > maxString) return `${item.slice(0, maxString)}… [${item.length - maxString} more characters cut]`
-        if (typeof item === 'function' || typeof item === 'symbol') return `[${typeof item}]`
-        if (typeof item === 'object' && item !== null) {
-          if (seen.has(item)) return '[cycle]'
-          seen.add(item)
-        }
-        return item
-      }) ?? 'undefined'
-    )
+    return JSON.stringify(jsonSafe(value, { maxString, maxEntries: 10_000, maxDepth: 200 })) ?? 'undefined'
   } catch {
     return '[unserialisable]'
   }

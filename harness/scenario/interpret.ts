@@ -7,6 +7,7 @@ import type { Scheduler } from 'fast-check'
 import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../adapter.js'
 import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
+import { describeThrown } from '../runner/safe-read.js'
 import type { CallRecord, Stage, Trace, TraceEvent } from './trace.js'
 import type { ApprovalSpec, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { buildValue } from './values.js'
@@ -460,10 +461,7 @@ function isErrorResult(result: unknown): boolean | undefined {
   }
 }
 
+/** A thrown value as one short line, through the safe reader (getters read once, size capped). */
 export function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-  } catch {
-    return 'an unprintable error'
-  }
+  return describeThrown(error)
 }

@@ -3,7 +3,7 @@
  * and shows a progress line on a TTY.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node'
-import type { PropertyMeta } from './define-suite.js'
+import type { PropertyMeta } from './property-meta.js'
 
 export interface CollectedResult extends PropertyMeta {
   title: string

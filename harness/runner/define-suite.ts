@@ -15,6 +15,7 @@ import { toFile, writeCounterexample } from './counterexample.js'
 import { formatFailure } from './format-failure.js'
 import { addToCorpus, loadCorpus } from './corpus.js'
 import type { ConformanceProperty } from './property.js'
+import type { PropertyMeta } from './property-meta.js'
 import type { Supervisor } from './watchdog-supervisor.js'
 import { escapedVerdict } from './watchdog-verdicts.js'
 
@@ -32,19 +33,7 @@ export interface SuiteOptions {
   supervisor?: Supervisor
 }
 
-/** What a test reports to the reporter beside pass/fail. */
-export interface PropertyMeta {
-  clause: string
-  level: string
-  profile: string
-  status: 'passed' | 'failed' | 'error'
-  numRuns?: number
-  counterexample?: string
-  violations?: { clause: string; detail: string }[]
-  /** The case first found, before shrinking kept the same check: its violations. */
-  originalViolations?: { clause: string; detail: string }[]
-  error?: string
-}
+export type { PropertyMeta } from './property-meta.js'
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -9,14 +9,9 @@ import type { ToolExecution, ToolExecutionResult } from '../../harness/spec.js'
 import type { RegisteredTool } from '../definition.js'
 import { deepFreeze, snapshotJson } from '../json/lossless.js'
 import { abortedBeforeDispatch, failure, invalidArgs, unknownTool } from '../outcomes.js'
-import type { CallState, RegistryContext } from './call-state.js'
+import type { CallState, Materialized, RegistryContext } from './call-state.js'
 
-export type Materialized =
-  /** The tool was not visible: no finalizer runs, observers still see the outcome. */
-  | { readonly kind: 'unrouted'; readonly exec: ToolExecution; readonly result: ToolExecutionResult; readonly agent: unknown }
-  /** The call ends here, but the visible tool's finalizer still runs. */
-  | { readonly kind: 'ended'; readonly call: CallState; readonly result: ToolExecutionResult }
-  | { readonly kind: 'call'; readonly call: CallState }
+export type { Materialized } from './call-state.js'
 
 interface InputFields {
   callId: string

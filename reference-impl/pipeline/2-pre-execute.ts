@@ -6,12 +6,9 @@
  * entry), PRE-8 (idempotent next).
  */
 import type { PreToolDecision } from '../../harness/spec.js'
-import type { CallState } from './call-state.js'
+import type { CallState, PreOutcome } from './call-state.js'
 
-export type PreOutcome =
-  | PreToolDecision
-  /** A listener threw or rejected (PRE-4). */
-  | { kind: 'failed' }
+export type { PreOutcome } from './call-state.js'
 
 const ALLOW: PreToolDecision = Object.freeze({ kind: 'allow' })
 export const MALFORMED_REASON = 'A pre-execute listener returned a malformed decision.'

@@ -12,13 +12,9 @@
 import type { ToolExecutionResult, ToolRunContext, UserMessage } from '../../harness/spec.js'
 import { checkContent, checkContext } from '../content.js'
 import { aborted, failure } from '../outcomes.js'
-import type { CallState } from './call-state.js'
+import type { CallState, ExecuteOutcome } from './call-state.js'
 
-export interface ExecuteOutcome {
-  readonly result: ToolExecutionResult
-  /** False when a wrapper threw or returned something that is not a result (routing table). */
-  readonly runPost: boolean
-}
+export type { ExecuteOutcome } from './call-state.js'
 
 export async function runExecute(call: CallState): Promise<ExecuteOutcome> {
   const produced = new WeakSet<object>()

@@ -9,13 +9,9 @@ import type { JsonValue, PostToolDecision, ToolExecutionResult, UserMessage } fr
 import { checkContent, checkContexts } from '../content.js'
 import { deepFreeze } from '../json/lossless.js'
 import { failure } from '../outcomes.js'
-import type { CallState } from './call-state.js'
+import type { CallState, PostOutcome } from './call-state.js'
 
-export interface PostOutcome {
-  readonly result: ToolExecutionResult
-  /** Contexts the decisions added, appended after the body's own (CTX-1). */
-  readonly contexts: readonly UserMessage[]
-}
+export type { PostOutcome } from './call-state.js'
 
 const ACCEPT: PostToolDecision = Object.freeze({ kind: 'accept' })
 const MALFORMED = Symbol('malformed')

@@ -1,4 +1,8 @@
-/** The per-call state the stages share. Created by materialize; read by every later stage. */
+/**
+ * The pipeline's shared types: the per-call state the stages share (created by materialize, read by
+ * every later stage), what each stage returns, and the stage table's signatures. Types only, so
+ * every stage imports this file and this file imports no stage.
+ */
 import type {
   ApprovalService,
   CodeDispatchLogListener,
@@ -7,10 +11,10 @@ import type {
   PreExecuteListener,
   ResultObserver,
 } from '../../harness/adapter.js'
-import type { ToolExecution, ToolExecutionResult, ToolGuard, UserMessage } from '../../harness/spec.js'
+import type { CodeDispatchRecord } from '../../harness/adapter.js'
+import type { PreToolDecision, ToolExecution, ToolExecutionResult, ToolGuard, UserMessage } from '../../harness/spec.js'
 import type { RegisteredTool } from '../definition.js'
 import type { HookList, ToolTable } from '../layers.js'
-import type { Stages } from './stages.js'
 
 export type CodeModeSetting = 'native' | 'code' | 'both'
 
@@ -67,3 +71,64 @@ export type Gate =
 
 export const PASS: Gate = Object.freeze({ pass: true })
 export const stop = (result: ToolExecutionResult, runPost: boolean): Gate => ({ pass: false, result, runPost })
+
+export type Materialized =
+  /** The tool was not visible: no finalizer runs, observers still see the outcome. */
+  | { readonly kind: 'unrouted'; readonly exec: ToolExecution; readonly result: ToolExecutionResult; readonly agent: unknown }
+  /** The call ends here, but the visible tool's finalizer still runs. */
+  | { readonly kind: 'ended'; readonly call: CallState; readonly result: ToolExecutionResult }
+  | { readonly kind: 'call'; readonly call: CallState }
+
+
+export type PreOutcome =
+  | PreToolDecision
+  /** A listener threw or rejected (PRE-4). */
+  | { kind: 'failed' }
+
+
+export interface ExecuteOutcome {
+  readonly result: ToolExecutionResult
+  /** False when a wrapper threw or returned something that is not a result (routing table). */
+  readonly runPost: boolean
+}
+
+
+export interface PostOutcome {
+  readonly result: ToolExecutionResult
+  /** Contexts the decisions added, appended after the body's own (CTX-1). */
+  readonly contexts: readonly UserMessage[]
+}
+
+
+export type Listener<D> = (next: () => Promise<D>) => unknown
+
+export interface WaterfallOutcome<D> {
+  /** The top listener's normalized decision, or undefined when it threw. */
+  readonly decision: D | undefined
+  /** Some listener threw or rejected, whether or not an outer listener caught it. */
+  readonly threw: boolean
+}
+
+/** The stage table a registry runs: the reference passes its own; a mutant swaps one entry. */
+export interface Stages {
+  resolveTool(registry: RegistryContext, name: string, agent: unknown, parent: unknown): RegisteredTool | undefined
+  materialize(registry: RegistryContext, input: unknown): Materialized
+  waterfall<D>(listeners: readonly Listener<D>[], fallback: () => D, normalize: (raw: unknown) => D): Promise<WaterfallOutcome<D>>
+  preExecute(call: CallState): Promise<PreOutcome>
+  isCancelled(signal: AbortSignal): boolean
+  approve(call: CallState, service: ApprovalService | undefined, reason: string | undefined): Promise<Gate>
+  runGuards(call: CallState): Gate
+  fuseSignals(signal: AbortSignal, overrides: { signal?: AbortSignal } | undefined): AbortSignal
+  runExecute(call: CallState): Promise<ExecuteOutcome>
+  acceptWrapperResult(call: CallState, made: unknown, produced: WeakSet<object>): ToolExecutionResult
+  valueToResult(call: CallState, raw: unknown): ToolExecutionResult
+  thrownToResult(thrown: unknown): ToolExecutionResult
+  cancelOutcome(result: ToolExecutionResult): ToolExecutionResult
+  attachContexts(result: ToolExecutionResult, contexts: readonly UserMessage[]): ToolExecutionResult
+  postExecute(call: CallState, result: ToolExecutionResult): Promise<PostOutcome>
+  finalize(call: CallState, sealed: ToolExecutionResult): ToolExecutionResult
+  seal(result: ToolExecutionResult, concluded: boolean): ToolExecutionResult
+  notifyObservers(observers: readonly ResultObserver[], exec: ToolExecution, result: ToolExecutionResult): void
+  forwardsConclusion(result: ToolExecutionResult): boolean
+  logDispatch(listeners: readonly CodeDispatchLogListener[], record: CodeDispatchRecord): Promise<CodeDispatchRecord>
+}

@@ -7,8 +7,7 @@
  */
 import type { ToolExecutionResult, UserMessage } from '../../harness/spec.js'
 import { aborted, failure } from '../outcomes.js'
-import type { CallState, Gate, RegistryContext } from './call-state.js'
-import type { Stages } from './stages.js'
+import type { CallState, Gate, RegistryContext, Stages } from './call-state.js'
 
 export async function runCall(stages: Stages, registry: RegistryContext, input: unknown): Promise<ToolExecutionResult> {
   let entry
@@ -57,19 +56,6 @@ async function settle(stages: Stages, registry: RegistryContext, call: CallState
     return stages.attachContexts(failure('The registry failed in post-execute.'), call.contexts)
   }
 }
-
-/** CAN-3, CAN-4: after an abort, a success becomes ABORTED; every other outcome stays. */
-export function cancelOutcome(result: ToolExecutionResult): ToolExecutionResult {
-  return result.isError ? result : aborted()
-}
-
-/** CTX-1: the call's contexts ride on its outcome, success or error alike. */
-export function attachContexts(result: ToolExecutionResult, contexts: readonly UserMessage[]): ToolExecutionResult {
-  if (contexts.length === 0) return result
-  return { ...result, additionalContexts: [...contexts] }
-}
-
-export const isCancelled = (signal: AbortSignal): boolean => signal.aborted
 
 async function gatesAndBody(stages: Stages, registry: RegistryContext, call: CallState) {
   const gate = await policyGates(stages, registry, call)

@@ -13,10 +13,11 @@ import { thrownToResult, valueToResult } from './6-output.js'
 import { postExecute } from './7-post-execute.js'
 import { finalize } from './8-finalize.js'
 import { notifyObservers, seal } from './9-publish.js'
-import { attachContexts, cancelOutcome, isCancelled } from './run-call.js'
+import { attachContexts, cancelOutcome, isCancelled } from './outcome-rules.js'
+import type { Stages } from './call-state.js'
 import { runWaterfall } from './waterfall.js'
 
-export const referenceStages = {
+export const referenceStages: Stages = {
   resolveTool,
   materialize,
   waterfall: runWaterfall,
@@ -39,4 +40,4 @@ export const referenceStages = {
   logDispatch,
 }
 
-export type Stages = typeof referenceStages
+export type { Stages } from './call-state.js'

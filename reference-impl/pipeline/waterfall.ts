@@ -6,14 +6,9 @@
  * before the level above sees it. The waterfall settles only after every listener it started has
  * settled (PRE-6), and reports whether any of them threw, even when an outer one caught it.
  */
-export type Listener<D> = (next: () => Promise<D>) => unknown
+import type { Listener, WaterfallOutcome } from './call-state.js'
 
-export interface WaterfallOutcome<D> {
-  /** The top listener's normalized decision, or undefined when it threw. */
-  readonly decision: D | undefined
-  /** Some listener threw or rejected, whether or not an outer listener caught it. */
-  readonly threw: boolean
-}
+export type { Listener, WaterfallOutcome } from './call-state.js'
 
 export async function runWaterfall<D>(
   listeners: readonly Listener<D>[],

@@ -5,12 +5,11 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import AjvModule from 'ajv'
+import { documentValidator } from '../json-schema.js'
 import { writeAtomically } from '../report/write-file.js'
 import type { JsonValue } from '../spec.js'
 import { CLAIM_IDS, type ClaimId, type ClaimVerdict, type Violation } from './types.js'
 
-const Ajv = AjvModule.default ?? AjvModule
 
 export interface ClaimCaseFile {
   toolreg: 'claim-case'
@@ -41,7 +40,7 @@ const CASE_FILE_SCHEMA = {
     violations: { type: 'array' },
   },
 }
-const validate = new Ajv({ strict: false }).compile(CASE_FILE_SCHEMA)
+const validate = documentValidator(CASE_FILE_SCHEMA)
 
 export class InvalidClaimCase extends Error {}
 

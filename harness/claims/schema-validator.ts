@@ -1,9 +1,7 @@
 /** JSON Schema validation (ajv) for `parameters` and `output.schema`: undefined when valid, else ajv's message. */
-import AjvModule, { type ValidateFunction } from 'ajv'
+import { valueAjv, type ValidateFunction } from '../json-schema.js'
 
-const Ajv = AjvModule.default ?? AjvModule
-// Formats are neither generated nor checked: ajv without ajv-formats would only warn about them.
-const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false })
+const ajv = valueAjv()
 const cache = new Map<string, ValidateFunction>()
 
 export type SchemaCheck = (value: unknown) => string | undefined

@@ -1,8 +1,7 @@
 /** The oracle's own JSON Schema check (ajv), independent of any implementation's validator. */
-import AjvModule, { type ValidateFunction } from 'ajv'
+import { valueAjv, type ValidateFunction } from '../json-schema.js'
 
-const Ajv = AjvModule.default ?? AjvModule
-const ajv = new Ajv({ strict: false })
+const ajv = valueAjv()
 const cache = new Map<string, ValidateFunction>()
 
 export function matchesSchema(schema: unknown, value: unknown): boolean {

@@ -1,14 +1,13 @@
 /** Checking protocol messages against their JSON Schemas (schema/), with ajv. */
 import { readFileSync, readdirSync } from 'node:fs'
-import AjvModule, { type ValidateFunction } from 'ajv'
+import { protocolAjv, type ValidateFunction } from '../json-schema.js'
 
-const Ajv = AjvModule.default ?? AjvModule
 
 let validator: ValidateFunction | undefined
 
 function load(): ValidateFunction {
   const dir = new URL('./schema/', import.meta.url)
-  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true })
+  const ajv = protocolAjv()
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(new URL(file, dir), 'utf8')))
   return ajv.getSchema('https://toolreg.dev/protocol/message.schema.json')!
 }

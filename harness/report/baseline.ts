@@ -4,12 +4,11 @@
  * fixed bug cannot hide behind an old entry. Every entry needs a reason.
  */
 import { readFile } from 'node:fs/promises'
-import AjvModule from 'ajv'
+import { documentValidator } from '../json-schema.js'
 import { parse as parseYaml } from 'yaml'
 import { CLAUSE_IDS } from '../clauses.js'
 import type { CertifyReport } from './build-report.js'
 
-const Ajv = AjvModule.default ?? AjvModule
 
 export interface BaselineEntry {
   clause: string
@@ -32,7 +31,7 @@ const BASELINE_SCHEMA = {
     },
   },
 }
-const validate = new Ajv({ strict: false }).compile(BASELINE_SCHEMA)
+const validate = documentValidator(BASELINE_SCHEMA)
 
 export class InvalidBaseline extends Error {}
 

@@ -1,11 +1,10 @@
 /** The report's JSON Schema check (ajv), run before any report is written or after one is read. */
 import { readFileSync } from 'node:fs'
-import AjvModule from 'ajv'
+import { documentValidator } from '../json-schema.js'
 import type { CertifyReport } from './build-report.js'
 
-const Ajv = AjvModule.default ?? AjvModule
 export const REPORT_SCHEMA = JSON.parse(readFileSync(new URL('../../reports/schema/certify-report.schema.json', import.meta.url), 'utf8')) as object
-const validate = new Ajv({ strict: false, allErrors: false }).compile(REPORT_SCHEMA)
+const validate = documentValidator(REPORT_SCHEMA)
 
 export class InvalidReport extends Error {}
 

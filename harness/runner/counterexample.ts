@@ -6,12 +6,11 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeAtomically } from '../report/write-file.js'
-import AjvModule from 'ajv'
+import { documentValidator, firstSchemaError } from '../json-schema.js'
 import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
 import type { Failure } from './check-property.js'
 import { jsonSafe } from './json-safe.js'
 
-const Ajv = AjvModule.default ?? AjvModule
 
 export interface CounterexampleFile {
   toolreg: 'counterexample'
@@ -48,9 +47,8 @@ const ENVELOPE_SCHEMA = {
   },
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false })
-const validateEnvelope = ajv.compile(ENVELOPE_SCHEMA)
-const validateScenario = ajv.compile(SCENARIO_SCHEMA)
+const validateEnvelope = documentValidator(ENVELOPE_SCHEMA)
+const validateScenario = documentValidator(SCENARIO_SCHEMA)
 
 export function toFile(clause: string, property: string, adapter: string, failure: Failure): CounterexampleFile {
   return {
@@ -85,14 +83,8 @@ export async function readCounterexample(file: string, isScenario: (clause: stri
   } catch (error) {
     throw new InvalidCounterexample(`${file}: not a JSON file (${error instanceof Error ? error.message : String(error)})`)
   }
-  if (!validateEnvelope(parsed)) throw new InvalidCounterexample(`${file}: ${firstError(validateEnvelope.errors)}`)
+  if (!validateEnvelope(parsed)) throw new InvalidCounterexample(`${file}: ${firstSchemaError(validateEnvelope.errors)}`)
   const ce = parsed as unknown as CounterexampleFile
-  if (isScenario(ce.clause, ce.case) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstError(validateScenario.errors)}`)
+  if (isScenario(ce.clause, ce.case) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstSchemaError(validateScenario.errors)}`)
   return ce
-}
-
-function firstError(errors: { instancePath: string; message?: string }[] | null | undefined): string {
-  const e = errors?.[0]
-  if (!e) return 'invalid'
-  return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`
 }

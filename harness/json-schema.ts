@@ -1,0 +1,33 @@
+/**
+ * The harness's one ajv set-up. Three uses, three option sets, named for what they check:
+ * toolreg's own files (reports, counterexamples, baselines, case files), the wire protocol's
+ * messages (our schemas, checked strictly), and tools' output and parameter schemas (schemas
+ * someone else wrote; formats neither generated nor checked).
+ */
+import AjvModule, { type ValidateFunction } from 'ajv'
+
+const Ajv = AjvModule.default ?? AjvModule
+export type { ValidateFunction }
+export type AjvInstance = InstanceType<typeof Ajv>
+
+/** Files toolreg writes and reads back: the first error is enough to name the bad field. */
+export function documentValidator(schema: object): ValidateFunction {
+  return new Ajv({ strict: false, allErrors: false }).compile(schema)
+}
+
+/** Protocol messages: every schema under protocol/schema/, strict about the schemas themselves. */
+export function protocolAjv(): AjvInstance {
+  return new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true })
+}
+
+/** Schemas a tool declares, applied to its values (ajv without ajv-formats would only warn on formats). */
+export function valueAjv(): AjvInstance {
+  return new Ajv({ strict: false, validateFormats: false, allErrors: false })
+}
+
+/** The first error of a failed validation, as "<path> <message>". */
+export function firstSchemaError(errors: { instancePath: string; message?: string }[] | null | undefined): string {
+  const e = errors?.[0]
+  if (!e) return 'invalid'
+  return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`
+}

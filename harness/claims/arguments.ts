@@ -4,7 +4,7 @@
  */
 import type fc from 'fast-check'
 import type { JsonValue } from '../spec.js'
-import { describe as describeThrown } from '../scenario/interpret.js'
+import { describeThrown } from '../runner/safe-read.js'
 import { ToolModuleError } from './load-tool.js'
 import { ignoredKeywords, schemaArbitrary } from './schema-arbitrary.js'
 import { edgeInstances } from './schema-edges.js'

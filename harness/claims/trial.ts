@@ -3,7 +3,7 @@
  * teardown() whatever happens. A lifecycle hook that throws is an EnvironmentError, never a verdict.
  */
 import type { JsonValue, ToolDefinition } from '../spec.js'
-import { describe as describeThrown } from '../scenario/interpret.js'
+import { describeThrown } from '../runner/safe-read.js'
 import type { ClaimHarness, ToolLifecycle } from './types.js'
 import { EnvironmentError } from './violation.js'
 

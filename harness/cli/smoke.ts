@@ -1,5 +1,5 @@
 /** `toolreg smoke`: the adapter's wiring, step by step, with one clear error for the first broken step. */
-import { describe as describeError } from '../scenario/interpret.js'
+import { describeThrown } from '../runner/safe-read.js'
 import { loadAdapter } from '../runner/load-adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { liveTool } from '../runner/sample-tools.js'
@@ -20,7 +20,7 @@ async function smokeAdapter(adapter: ConformanceAdapter): Promise<number> {
     try {
       return await action()
     } catch (error) {
-      throw new SmokeFailure(`${what} threw: ${describeError(error)}`)
+      throw new SmokeFailure(`${what} threw: ${describeThrown(error)}`)
     }
   }
   try {

@@ -17,7 +17,7 @@ export function serveAdapter(adapter: ConformanceAdapter): Peer {
     onClosed: () => process.exit(0),
   })
   // Whatever escapes the registry is reported, not fatal: the harness sees it in the log.
-  process.on('unhandledRejection', (reason) => peer.notify({ type: 'log', level: 'error', message: `unhandled rejection: ${describe(reason)}` }))
+  process.on('unhandledRejection', (reason) => peer.notify({ type: 'log', level: 'error', message: `unhandled rejection: ${describeValue(reason)}` }))
   peer.listen()
   return peer
 }
@@ -42,7 +42,7 @@ function welcome(adapter: ConformanceAdapter, peer: Peer, hello: Hello): Welcome
   }
 }
 
-function describe(value: unknown): string {
+function describeValue(value: unknown): string {
   try {
     return value instanceof Error ? `${value.name}: ${value.message}` : String(value)
   } catch {

@@ -28,7 +28,7 @@ const FAMILY_STAGE: Record<string, Stage> = {
   RES: 'observer',
 }
 
-function describe(event: TraceEvent): string {
+function stepText(event: TraceEvent): string {
   switch (event.ev) {
     case 'enter':
       return `${event.call}  enter ${event.stage} #${event.index}${event.detail ? `  ${event.detail}` : ''}`
@@ -60,7 +60,7 @@ function markedStep(events: readonly TraceEvent[], violation: Violation): number
 }
 
 export function timeline(trace: Trace, violations: readonly Violation[]): TimelineStep[] {
-  const steps: TimelineStep[] = trace.events.map((event, index) => ({ index: index + 1, text: describe(event), marks: [] }))
+  const steps: TimelineStep[] = trace.events.map((event, index) => ({ index: index + 1, text: stepText(event), marks: [] }))
   for (const violation of violations) {
     const at = markedStep(trace.events, violation)
     if (at >= 0) steps[at]!.marks.push(violation)

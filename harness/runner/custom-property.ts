@@ -7,7 +7,7 @@ import type fc from 'fast-check'
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../adapter.js'
 import { clauseById } from '../clauses.js'
 import type { Violation } from '../oracle/judge.js'
-import { describe } from '../scenario/interpret.js'
+import { describeThrown } from './safe-read.js'
 import type { ToolExecutionInput } from '../spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import { HarnessError, ImplementationFault } from './safe-read.js'
@@ -68,7 +68,7 @@ export function custom<Case>(
             made.push(registry)
             return tracking(registry, thrown)
           } catch (error) {
-            throw new CreateFailed(`create() threw: ${describe(error)}`)
+            throw new CreateFailed(`create() threw: ${describeThrown(error)}`)
           }
         },
         fail: (detail) => violations.push({ clause: id, detail }),
@@ -82,11 +82,11 @@ export function custom<Case>(
         }
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }
         if (error instanceof ImplementationFault) violations.push({ clause: error.clause ?? id, detail: error.detail })
-        else if (thrown.has(error)) violations.push({ clause: id, check: `${id}:implementation-threw`, detail: `the implementation threw: ${describe(error)}` })
+        else if (thrown.has(error)) violations.push({ clause: id, check: `${id}:implementation-threw`, detail: `the implementation threw: ${describeThrown(error)}` })
         else if (isSerialisationError(error)) {
           // The harness's own values are lossless JSON by construction: a BigInt or a cycle met
           // while serialising came from the implementation (a suite that does not read it through safe-read).
-          violations.push({ clause: id, check: `${id}:not-lossless`, detail: `a value from the implementation is not lossless JSON (${describe(error)})` })
+          violations.push({ clause: id, check: `${id}:not-lossless`, detail: `a value from the implementation is not lossless JSON (${describeThrown(error)})` })
         }
         else throw new HarnessError(`the check of ${id} threw`, error)
       } finally {

@@ -48,7 +48,7 @@ function copy(value: unknown, limits: Required<JsonSafeLimits>, depth: number, p
   try {
     return Array.isArray(object) ? copyArray(object, limits, depth, path) : copyObject(object, limits, depth, path)
   } catch (error) {
-    return `[unreadable: ${describe(error)}]`
+    return `[unreadable: ${thrownText(error)}]`
   } finally {
     path.delete(object)
   }
@@ -78,11 +78,11 @@ function read(get: () => unknown, limits: Required<JsonSafeLimits>, depth: numbe
   try {
     return copy(get(), limits, depth + 1, path)
   } catch (error) {
-    return `[threw: ${describe(error)}]`
+    return `[threw: ${thrownText(error)}]`
   }
 }
 
-function describe(error: unknown): string {
+function thrownText(error: unknown): string {
   try {
     return clip(error instanceof Error ? error.message : String(error), 200)
   } catch {

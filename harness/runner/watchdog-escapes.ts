@@ -8,7 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { appendFileSync } from 'node:fs'
-import { describe } from '../scenario/interpret.js'
+import { describeThrown } from './safe-read.js'
 import type { Escape, RunningCase } from './watchdog-record.js'
 
 export class EscapeTraps {
@@ -23,8 +23,8 @@ export class EscapeTraps {
   ) {}
 
   install(): void {
-    process.on('uncaughtException', (error) => this.record('uncaught exception', `an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer): ${describe(error)}`))
-    process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `an unhandled rejection escaped the implementation (a promise nobody awaited): ${describe(reason)}`))
+    process.on('uncaughtException', (error) => this.record('uncaught exception', `an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer): ${describeThrown(error)}`))
+    process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `an unhandled rejection escaped the implementation (a promise nobody awaited): ${describeThrown(reason)}`))
     const exit = process.exit
     process.exit = ((code?: number | string | null) => {
       this.record('process.exit', `the implementation called process.exit(${code ?? ''}) in stage ${this.stageNow() || 'before any stage'}`)

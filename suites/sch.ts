@@ -6,7 +6,7 @@ import { custom } from '../harness/runner/custom-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import { buildValue } from '../harness/scenario/values.js'
 import { safeJson } from '../harness/scenario/inspect.js'
-import { losslessText } from '../harness/runner/safe-read.js'
+import { losslessText, readOnce } from '../harness/runner/safe-read.js'
 import type { ExtraField, ValueDesc } from '../harness/scenario/types.js'
 import type { RegistryUnderTest, ToolDefinition } from '../harness/adapter.js'
 
@@ -71,7 +71,13 @@ export default [
   custom('SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later', toolCases, async (ctx, cases) => {
     const registry = await ctx.registry()
     registerAll(registry, cases)
-    for (const entry of registry.schemas()) losslessText((entry as { parameters?: unknown }).parameters, 'SCH-2', 'parameters in the projection')
+    for (const entry of registry.schemas()) {
+      // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
+      const problems: string[] = []
+      const parameters = readOnce((entry as { parameters?: unknown }).parameters, problems)
+      if (problems.length > 0) ctx.fail(`parameters in the projection is not lossless JSON: ${problems[0]}`)
+      losslessText(parameters, 'SCH-2', 'parameters in the projection')
+    }
     const before = text(registry.schemas())
     for (const entry of registry.schemas() as Record<string, unknown>[]) {
       try {

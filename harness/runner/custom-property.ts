@@ -118,23 +118,35 @@ function tracking(registry: RegistryUnderTest, thrown: Set<unknown>): RegistryUn
     thrown.add(error)
     return error
   }
-  const watched: RegistryUnderTest = new Proxy(registry, {
-    get(target, key) {
-      const member = Reflect.get(target, key) as unknown
-      if (typeof member !== 'function') return member
-      return function (this: unknown, ...args: unknown[]) {
+  const wrappers = new Map<unknown, unknown>()
+  const wrap = (member: unknown) => {
+    if (typeof member !== 'function') return member
+    let wrapper = wrappers.get(member)
+    if (!wrapper) {
+      wrapper = (...args: unknown[]) => {
         let out: unknown
         try {
-          out = (member as (...a: unknown[]) => unknown).apply(this === undefined || this === watched ? target : this, args)
+          out = (member as (...a: unknown[]) => unknown).apply(registry, args)
         } catch (error) {
           throw note(error)
         }
         if (out instanceof Promise) return out.catch((error: unknown) => Promise.reject(note(error)))
         return out
       }
-    },
-  })
-  return watched
+      wrappers.set(member, wrapper)
+    }
+    return wrapper
+  }
+  // A plain object of live getters, not a Proxy: a registry whose members are frozen data
+  // properties (a protocol copy) would break a Proxy's invariants.
+  const watched: Record<string, unknown> = {}
+  for (let o: object | null = registry; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (key === 'constructor' || Object.prototype.hasOwnProperty.call(watched, key)) continue
+      Object.defineProperty(watched, key, { enumerable: true, get: () => wrap(Reflect.get(registry, key)) })
+    }
+  }
+  return watched as unknown as RegistryUnderTest
 }
 
 export function input(name: string, args: unknown = {}, extra: Partial<ToolExecutionInput> = {}): ToolExecutionInput {

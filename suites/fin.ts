@@ -16,24 +16,28 @@ const deferringFirst = (t: ToolSpec, i: number): ToolSpec =>
   ({ ...t, body: { ...t.body, steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `context ${i}` }] } }, ...t.body.steps] } })
 
 export default [
-  custom('FIN-1', 'the finalizer is snapshotted at entry: re-registering or disposing the tool mid-call does not change which callback runs', fc.record({
+  custom('FIN-1', 'a call resolves its tool\'s definition once, at entry: body, output and finalizer all come from it; re-registering or disposing mid-call never mixes definitions, and only the entry finalizer runs, once', fc.record({
     when: fc.constantFrom('pre-execute', 'body'),
     then: fc.constantFrom('dispose', 'replace'),
   }), async (ctx, c) => {
     const registry = await ctx.registry()
-    const ran: string[] = []
+    const bodies: string[] = []
+    const finalizers: string[] = []
     let dispose: () => void = () => undefined
+    const definition = (label: string) => liveTool('swapped', {
+      output: { schema: {}, render: () => [{ type: 'text', text: label }] },
+      finalizeContent: () => void finalizers.push(label),
+      execute: async () => {
+        bodies.push(label)
+        if (label === 'first' && c.when === 'body') swap()
+        return { from: label }
+      },
+    })
     const swap = () => {
       dispose()
-      if (c.then === 'replace') registry.register(liveTool('swapped', { finalizeContent: () => void ran.push('second') }))
+      if (c.then === 'replace') registry.register(definition('second'))
     }
-    dispose = registry.register(liveTool('swapped', {
-      finalizeContent: () => void ran.push('first'),
-      execute: async () => {
-        if (c.when === 'body') swap()
-        return { ok: true }
-      },
-    }))
+    dispose = registry.register(definition('first'))
     if (c.when === 'pre-execute') {
       registry.onPreExecute(async (_exec, next) => {
         swap()
@@ -41,8 +45,17 @@ export default [
       })
     }
     const result = await registry.execute(input('swapped'))
-    if (JSON.stringify(ran) !== '["first"]') ctx.fail(`finalizers that ran: ${JSON.stringify(ran)}, expected the one registered at entry, once`)
-    if (result.isError && codeOf(registry, result) === 'UNKNOWN_TOOL') ctx.fail('the call in flight became UNKNOWN_TOOL')
+    if (JSON.stringify(finalizers) !== '["first"]') ctx.fail(`finalizers that ran: ${JSON.stringify(finalizers)}, expected the one of the entry definition, once`)
+    if (bodies.some((b) => b !== 'first') || bodies.length > 1) return ctx.fail(`bodies that ran: ${JSON.stringify(bodies)}, expected only the entry definition's`)
+    // Disposal (never re-registration) may end the call as UNKNOWN_TOOL; otherwise it finishes with its entry definition.
+    if (result.isError && codeOf(registry, result) === 'UNKNOWN_TOOL') {
+      if (c.then === 'replace') ctx.fail('a call whose tool was re-registered mid-call became UNKNOWN_TOOL')
+      return
+    }
+    if (bodies.length !== 1) return ctx.fail(`the entry definition's body ran ${bodies.length} times and the call did not end as UNKNOWN_TOOL`)
+    if (result.isError) return ctx.fail(`the call ended as an error (${codeOf(registry, result)}), expected the entry definition's success`)
+    const content = JSON.stringify(result.content)
+    if (content !== '[{"type":"text","text":"first"}]') ctx.fail(`the content ${content} was not rendered by the entry definition's output`)
   }),
   judged('FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry', scenario({
     tools: finalizing(finalizer),

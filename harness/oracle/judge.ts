@@ -27,7 +27,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    judgeCall(scenario, trace, predict(scenario, index), record, callId, v)
+    judgeCall(scenario, trace, predictBranch(scenario, trace, index, callId), record, callId, v)
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -36,6 +36,14 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
   })
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
   return out
+}
+
+/** Where SPEC leaves a branch open, the trace says which one the implementation took (APR-1). */
+function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string): Expected {
+  const e = predict(scenario, index)
+  if (!e.agentlessAsk) return e
+  const asked = trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)
+  return asked ? e : predict(scenario, index, { denyAgentlessAsk: true })
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
@@ -252,7 +260,8 @@ function judgeOutcome(
   }
   if (expected.contexts !== undefined) {
     const got = result.additionalContexts ?? []
-    if (!deepEqualJson(got, expected.contexts)) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
+    const conforming = [expected.contexts, ...(expected.contextsAlt ?? [])]
+    if (!conforming.some((c) => deepEqualJson(got, c))) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${JSON.stringify(got)}, expected ${JSON.stringify(expected.contexts)}`)
   }
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
     v(expected.clause === 'PST-1' || expected.clause === 'PST-2' ? expected.clause : 'FIN-3', 'the published content is not the content put in place')

@@ -7,9 +7,14 @@ import { codeOf, custom, input } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import type { FinalizeSpec, ToolSpec } from '../harness/scenario/types.js'
+import { contentDesc } from '../harness/arbitraries/values.js'
+import { isContent } from '../harness/oracle/predict.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   fc.uniqueArray(fc.tuple(tool({ scoped }), f).map(([t, fin]): ToolSpec => ({ ...t, finalize: fin })), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
+
+/** Well-formed blocks: the finalizer replaces the content, and everything else must stay (FIN-3). */
+const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec => ({ kind: 'returns', value }))
 
 /** Every tool defers a well-formed context first, so what the finalizer does to contexts shows. */
 const deferringFirst = (t: ToolSpec, i: number): ToolSpec =>
@@ -64,7 +69,7 @@ export default [
     calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
   })),
   judged('FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws', scenario({
-    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' })), false).map((tools) => tools.map(deferringFirst)),
+    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), replacingBlocks), false).map((tools) => tools.map(deferringFirst)),
     pre: fc.array(preListener(), { maxLength: 1 }),
     guards: fc.array(guard, { maxLength: 1 }),
     wrappers: fc.array(wrapper, { maxLength: 1 }),

@@ -36,11 +36,15 @@ export interface Expected {
   mode: 'parallel' | 'exclusive'
   /** An `ask` on a call with no agent: forwarding it and denying it without asking both conform (APR-1). */
   agentlessAsk?: boolean
+  /** A nested call (one with `parent`, dispatched by a body): it may omit `meta` (OUT-2). */
+  nested?: boolean
 }
 
 export interface PredictOptions {
   /** Take APR-1's other branch: an agent-less `ask` is denied without asking. */
   denyAgentlessAsk?: boolean
+  /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
+  nested?: CallSpec
 }
 
 export interface PredictedOutcome {
@@ -63,18 +67,20 @@ const inScope = (scope: string | undefined, agent: string | undefined) => scope 
 const indexes = <T extends { scope?: string }>(list: T[], agent: string | undefined) =>
   list.flatMap((item, i) => (inScope(item.scope, agent) ? [i] : []))
 
-export function visibleTool(scenario: Scenario, call: CallSpec): ToolSpec | undefined {
-  if (scenario.config.mode === 'code') return undefined
+export function visibleTool(scenario: Scenario, call: CallSpec, nested = false): ToolSpec | undefined {
+  // In code mode only a call carrying the parent token of an execution in flight reaches native tools (CODE-2).
+  if (scenario.config.mode === 'code' && !nested) return undefined
   const own = call.agent ? scenario.tools.find((t) => t.name === call.tool && t.scope === call.agent) : undefined
   return own ?? scenario.tools.find((t) => t.name === call.tool && t.scope === undefined)
 }
 
 export function predict(scenario: Scenario, callIndex: number, options: PredictOptions = {}): Expected {
-  const call = scenario.calls[callIndex]!
+  const call = options.nested ?? scenario.calls[callIndex]!
+  const nested = options.nested !== undefined
   const agent = call.malformed ? undefined : call.agent
-  const tool = call.malformed ? undefined : visibleTool(scenario, call)
+  const tool = call.malformed ? undefined : visibleTool(scenario, call, nested)
   // Classification reads only the name, arguments and scope: a missing signal does not change it.
-  const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call)
+  const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call, nested)
   const e: Expected = {
     tool,
     pre: indexes(scenario.pre, agent),
@@ -93,6 +99,7 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
     outcome: { isError: true, clause: 'IN-4' },
     mode: predictMode(classified, call),
   }
+  if (nested) e.nested = true
   if (!tool) {
     if (call.malformed) {
       e.outcome = { isError: true, clause: 'IN-4' }

@@ -36,8 +36,40 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
       tokens.set(e.token, callId)
     }
   })
+  out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
   return out
+}
+
+/**
+ * CODE-1's proviso: a call with no visible tool and arguments that are not lossless JSON may end at
+ * IN-2 first only if a call to a missing tool with the same arguments ends the same way.
+ */
+function in2Consistency(scenario: Scenario, trace: Trace): Violation[] {
+  const ends = new Map<string, { callId: string; how: string; clause: string }>()
+  const out: Violation[] = []
+  scenario.calls.forEach((spec, index) => {
+    const record = trace.calls[index]
+    if (spec.program || spec.malformed || spec.fakeParent || spec.abortAtEntry || !record?.result) return
+    const e = predict(scenario, index)
+    if (!e.outcome.in2First) return
+    const callId = `c${index}`
+    const how = JSON.stringify({ isError: readSafe(() => record.result!.isError), code: record.code })
+    const key = JSON.stringify(spec.args)
+    const other = ends.get(key)
+    if (!other) return void ends.set(key, { callId, how, clause: e.outcome.clause })
+    const clause = [e.outcome.clause, other.clause].find((c) => c !== 'IN-4') ?? 'IN-4'
+    if (other.how !== how) out.push({ clause, call: callId, detail: `${callId} ended ${how}, but ${other.callId}, with no visible tool and the same arguments, ended ${other.how}` })
+  })
+  return out
+}
+
+function readSafe<T>(read: () => T): T | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }
 
 /** Where SPEC leaves a branch open, the trace says which one the implementation took (APR-1). */
@@ -289,7 +321,7 @@ function judgeOutcome(
   if (result.isError !== expected.isError) {
     return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
-  if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (expected.code !== undefined && code !== expected.code && !expected.in2First) v(expected.clause, `error code ${code}, expected ${expected.code}`)
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
     if (!result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
   }

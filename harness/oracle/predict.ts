@@ -52,6 +52,11 @@ export interface PredictedOutcome {
   code?: string
   /** The clause that decided the outcome. */
   clause: string
+  /**
+   * No visible tool, arguments not lossless JSON: the call may end at IN-2 first, with another code,
+   * provided a call to a missing tool with the same arguments ends the same way (CODE-1).
+   */
+  in2First?: boolean
   value?: unknown
   contexts?: unknown[]
   /** Other context lists that conform (CTX-1: a pipeline error may drop the deferred contexts). */
@@ -107,6 +112,7 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
     }
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
     e.outcome = { isError: true, code: 'UNKNOWN_TOOL', clause: hidden ? (call.fakeParent ? 'CODE-5' : 'CODE-1') : 'IN-4' }
+    if (!isLosslessDesc(call.args)) e.outcome.in2First = true
     return e
   }
   e.finalizeRuns = tool.finalize !== undefined

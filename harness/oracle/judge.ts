@@ -75,6 +75,9 @@ function readSafe<T>(read: () => T): T | undefined {
 /** Where SPEC leaves a branch open, the trace says which one the implementation took (APR-1). */
 function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec): Expected {
   const e = predict(scenario, index, nested ? { nested } : {})
+  const hooked = trace.events.some((x) => (x.ev === 'enter' && ['pre', 'guard', 'wrapper', 'post'].includes(x.stage) && x.call === callId) || (x.ev === 'approval-request' && x.call === callId))
+  // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
+  if (e.outcome.clause === 'DEF-5' && !hooked) return predict(scenario, index, { defineAtEntry: true, ...(nested ? { nested } : {}) })
   if (!e.agentlessAsk) return e
   const asked = trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)
   return asked ? e : predict(scenario, index, { denyAgentlessAsk: true, ...(nested ? { nested } : {}) })

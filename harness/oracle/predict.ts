@@ -43,6 +43,8 @@ export interface Expected {
 export interface PredictOptions {
   /** Take APR-1's other branch: an agent-less `ask` is denied without asking. */
   denyAgentlessAsk?: boolean
+  /** Take DEF-5's other branch: a `defineTool` tool's invalid arguments end the call at entry, before any hook. */
+  defineAtEntry?: boolean
   /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
   nested?: CallSpec
 }
@@ -118,6 +120,8 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
   e.finalizeRuns = tool.finalize !== undefined
   if (!isLosslessDesc(call.args)) return ended(e, tool, { isError: true, clause: 'IN-2' })
   if (call.abortAtEntry) return ended(e, tool, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
+  // The routing row for arguments invalid for a defineTool tool: the hooks "may" see the call.
+  if (options.defineAtEntry && bodyNeverRuns(tool, call)) return ended(e, tool, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
   const pre = preWaterfall(scenario.pre, e.pre)
   e.preEntered = pre.entered

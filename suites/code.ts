@@ -7,6 +7,8 @@ import { liveTool } from '../harness/runner/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/adapter.js'
 import type { JsonValue, ToolExecutionResult } from '../harness/spec.js'
 import { withDirect } from './with-direct.js'
+import { poisoned } from '../harness/arbitraries/values.js'
+import { buildValue } from '../harness/scenario/values.js'
 
 
 const codeMode = fc.constant('code' as const)
@@ -34,8 +36,27 @@ const staleParent = custom('CODE-5', 'the token of a finished execution, used as
   if (bodies > 0) ctx.fail(`${bodies} native bodies ran under a finished parent`)
 }, 'code', 25)
 
+/**
+ * CODE-1's proviso made concrete: with arguments that are not lossless JSON, a direct call to a
+ * native tool may end at IN-2 first, but then exactly as a call to a missing tool with the same
+ * arguments (same kind, code and shape), and no policy stage or body sees it.
+ */
+const sameEndAsMissing = custom('CODE-1', 'with arguments that are not lossless JSON, a direct native call ends exactly like a call to a missing tool with the same arguments', fc.record({ names, args: poisoned }), async (ctx, c) => {
+  const registry = await ctx.registry({ mode: 'code' })
+  let policy = 0
+  for (const name of c.names) registry.register(liveTool(name, { execute: async () => (policy++, { name }), finalizeContent: () => void policy++ }))
+  registry.onPreExecute(async (_exec, next) => (policy++, next()))
+  const shape = (r: ToolExecutionResult) => JSON.stringify({ isError: r.isError, code: codeOf(registry, r), keys: Object.keys(r).sort(), error: r.isError ? Object.keys(r.error).sort() : [] })
+  const missing = shape(await registry.execute(input('missing_tool', buildValue(c.args))))
+  for (const name of c.names) {
+    const direct = shape(await registry.execute(input(name, buildValue(c.args))))
+    if (direct !== missing) ctx.fail(`a direct call to ${name} ended ${direct}, a call to a missing tool with the same arguments ${missing}`)
+  }
+  if (policy > 0) ctx.fail(`${policy} policy stages, bodies or finalizers observed direct calls`)
+}, 'code', 25)
+
 export default [
-  judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })),
+  withDirect(judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })), sameEndAsMissing),
 
   custom('CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent', names, async (ctx, toolNames) => {
     const registry = await ctx.registry({ mode: 'code' })

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { postListener } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { bodyStep, succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import { bodyStep, succeedingTool, tool, withNested } from '../harness/arbitraries/tools.js'
 import { contextDesc } from '../harness/arbitraries/values.js'
 import { custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -14,7 +14,10 @@ import type { JsonValue } from '../harness/spec.js'
 const deferring = tool().chain((t) =>
   fc.array(fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))), { minLength: 1, maxLength: 4 }).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
 )
-const concluding = fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } }))
+const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } })
+const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
+/** A body that dispatches a nested call whose success concludes: the body forwards that conclusion. */
+const nestedConcluding = withNested(fc.oneof({ weight: 3, arbitrary: succeedingTool().map(addConclude) }, { weight: 1, arbitrary: fc.oneof(concluding, tool()) }), fc.oneof(succeedingTool(), tool()))
 
 /** Post-execute listeners that replace the result (a new value, a block): the body's contexts must survive it. */
 const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
@@ -29,7 +32,15 @@ type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'f
 
 export default [
   judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike — also when post-execute replaces the result', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })),
-  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded', scenario({ ...quiet, tools: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }), post: fc.array(postListener, { maxLength: 1 }) })),
+  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)', scenario({
+    ...quiet,
+    tools: fc.oneof(
+      { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
+      { weight: 2, arbitrary: nestedConcluding },
+    ),
+    post: fc.array(postListener, { maxLength: 1 }),
+    calls: { max: 2 },
+  })),
 
   custom('CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it', fc.array(fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }), { minLength: 1, maxLength: 3 }), async (ctx, subCalls) => {
     const registry = await ctx.registry({ mode: 'code' })

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { invalidOutput } from '../harness/arbitraries/outputs.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { projection, tool } from '../harness/arbitraries/tools.js'
+import { projection, tool, withNested } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
@@ -38,7 +38,11 @@ const syncThrow = custom('OUT-4', 'a body that throws synchronously keeps its th
 
 export default [
   judged('OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success', scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })),
-  judged('OUT-2', 'content and meta are the output\'s projections; one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT', scenario({ ...quiet, tools: one(projectingTool), calls: { max: 2 } })),
+  judged('OUT-2', 'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT', scenario({
+    ...quiet,
+    tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
+    calls: { max: 2 },
+  })),
   judged('OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text', scenario({ ...quiet, tools: one(throwingTool) })),
   withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow, { scenario: 1, direct: 1 }),
 ]

@@ -131,3 +131,19 @@ export const succeedingTool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec
     const { finalize: _finalize, meta: _meta, ...rest } = t
     return { ...rest, outputSchema: output.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((s) => s.kind !== 'defer'), outcome: { kind: 'return', value: output.value } } }
   })
+
+/**
+ * A composite tool whose body dispatches nested calls (`parent: exec.token`, as a program's SDK
+ * does) to the other tool, a leaf, once or twice: CODE-2's nesting in any mode (ADAPTER.md).
+ */
+export const withNested = (leaf: fc.Arbitrary<ToolSpec>, outer: fc.Arbitrary<ToolSpec> = tool()): fc.Arbitrary<ToolSpec[]> =>
+  fc
+    .tuple(outer, leaf, fc.nat(3), fc.boolean())
+    .filter(([o, l]) => o.name !== l.name)
+    .map(([o, l, at, twice]): ToolSpec[] => {
+      const dispatch: BodyStep = { kind: 'dispatch', tool: l.name, args: { q: 'nested' } }
+      const steps = [...o.body.steps]
+      steps.splice(Math.min(at, steps.length), 0, dispatch)
+      if (twice) steps.push(dispatch)
+      return [{ ...o, body: { ...o.body, steps } }, l]
+    })

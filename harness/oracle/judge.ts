@@ -6,7 +6,7 @@
 import { isDeepFrozen } from '../scenario/inspect.js'
 import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
-import type { Scenario } from '../scenario/types.js'
+import type { CallSpec, Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, type Expected } from './predict.js'
 import { show } from '../runner/safe-read.js'
@@ -30,15 +30,91 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    judgeCall(scenario, trace, predict(scenario, index), record, callId, v)
+    const e = predictBranch(scenario, trace, index, callId)
+    judgeCall(scenario, trace, e, record, callId, v)
+    judgeNested(scenario, trace, e, spec, callId, (clause, call, detail) => out.push({ clause, call, detail }))
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
       tokens.set(e.token, callId)
     }
   })
+  out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
   return out
+}
+
+/**
+ * CODE-1's proviso: a call with no visible tool and arguments that are not lossless JSON may end at
+ * IN-2 first only if a call to a missing tool with the same arguments ends the same way.
+ */
+function in2Consistency(scenario: Scenario, trace: Trace): Violation[] {
+  const ends = new Map<string, { callId: string; how: string; clause: string }>()
+  const out: Violation[] = []
+  scenario.calls.forEach((spec, index) => {
+    const record = trace.calls[index]
+    if (spec.program || spec.malformed || spec.fakeParent || spec.abortAtEntry || !record?.result) return
+    const e = predict(scenario, index)
+    if (!e.outcome.in2First) return
+    const callId = `c${index}`
+    const how = JSON.stringify({ isError: readSafe(() => record.result!.isError), code: record.code })
+    const key = JSON.stringify(spec.args)
+    const other = ends.get(key)
+    if (!other) return void ends.set(key, { callId, how, clause: e.outcome.clause })
+    const clause = [e.outcome.clause, other.clause].find((c) => c !== 'IN-4') ?? 'IN-4'
+    if (other.how !== how) out.push({ clause, call: callId, detail: `${callId} ended ${how}, but ${other.callId}, with no visible tool and the same arguments, ended ${other.how}` })
+  })
+  return out
+}
+
+function readSafe<T>(read: () => T): T | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
+/** Where SPEC leaves a branch open, the trace says which one the implementation took (APR-1). */
+function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec): Expected {
+  const e = predict(scenario, index, nested ? { nested } : {})
+  const hooked = trace.events.some((x) => (x.ev === 'enter' && ['pre', 'guard', 'wrapper', 'post'].includes(x.stage) && x.call === callId) || (x.ev === 'approval-request' && x.call === callId))
+  // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
+  if (e.outcome.clause === 'DEF-5' && !hooked) return predict(scenario, index, { defineAtEntry: true, ...(nested ? { nested } : {}) })
+  if (!e.agentlessAsk) return e
+  const asked = trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)
+  return asked ? e : predict(scenario, index, { denyAgentlessAsk: true, ...(nested ? { nested } : {}) })
+}
+
+/**
+ * Nested calls a body dispatched (`dispatch` steps, parent = the body's token), judged like any
+ * call: the full pipeline (CODE-2), with the caller's agent. Skipped when the caller aborted: the
+ * nested call shares its signal, and where that abort lands is not the nested call's to explain.
+ */
+function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec: CallSpec, callId: string, v: (clause: string, call: string, detail: string) => void): void {
+  if (!e.tool || trace.events.some((x) => x.ev === 'abort' && x.call === callId)) return
+  if (!trace.events.some((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)) return
+  e.tool.body.steps.forEach((step, at) => {
+    if (step.kind !== 'dispatch') return
+    const nestedId = `${callId}/${at}`
+    const record = trace.nested?.find((r) => r.callId === nestedId)
+    if (!record) return
+    const call: CallSpec = { tool: step.tool, args: step.args, ...(spec.agent ? { agent: spec.agent } : {}) }
+    const index = Number(callId.slice(1).split('/')[0])
+    judgeCall(scenario, trace, predictBranch(scenario, trace, index, nestedId, call), record, nestedId, (clause, detail) => v(clause, nestedId, detail), call)
+  })
+}
+
+/** A nested call's success carrying concludesTurn, which the dispatching body forwards (CTX-2). */
+function nestedConclusion(trace: Trace, callId: string): boolean {
+  return (trace.nested ?? []).some((r) => {
+    if (!r.callId.startsWith(`${callId}/`) || r.callId.slice(callId.length + 1).includes('/')) return false
+    try {
+      return r.result?.isError === false && (r.result as { concludesTurn?: unknown }).concludesTurn === true
+    } catch {
+      return false
+    }
+  })
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
@@ -54,8 +130,8 @@ function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string
 const stageEvents = (trace: Trace, callId: string): StageEvent[] =>
   trace.events.filter((e): e is StageEvent => e.ev === 'enter' && e.call === callId)
 
-function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
-  const spec = scenario.calls[Number(callId.slice(1))]!
+function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRecord, callId: string, v: (clause: string, detail: string) => void, nestedSpec?: CallSpec): void {
+  const spec = nestedSpec ?? scenario.calls[Number(callId.slice(1))]!
   const scoped = (stage: Stage, index: number): boolean => {
     const list = { pre: scenario.pre, guard: scenario.guards, wrapper: scenario.wrappers, post: scenario.post, observer: scenario.observers }[stage as 'pre'] as { scope?: string }[] | undefined
     return list?.[index]?.scope !== undefined
@@ -75,7 +151,8 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     }
   }
 
-  if (record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  // A nested call is dispatched by a body, which asks no executionMode.
+  if (!nestedSpec && record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
   if (record.rejected !== undefined) return v('IN-4', `execute rejected: ${record.rejected}`)
   const result = record.result
   if (!result) return v('IN-4', 'execute did not settle')
@@ -165,7 +242,17 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (tokens.size > 1) v('IN-3', 'stages of one call saw different tokens')
 
   const decidedAt = decisionPoint(trace, callId, e)
-  judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt)
+  const finalizeDetail = entered.find((x) => x.stage === 'finalize')?.detail
+  const finalizerSaw = parseDetail(finalizeDetail)
+  judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt, nestedConclusion(trace, callId), finalizerSaw)
+}
+
+function parseDetail(detail: string | undefined): unknown {
+  try {
+    return detail === undefined ? undefined : (JSON.parse(detail) as unknown)
+  } catch {
+    return undefined
+  }
 }
 
 function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {
@@ -202,6 +289,10 @@ function judgeOutcome(
   v: (clause: string, detail: string) => void,
   aborted: boolean,
   abortedAfterDecision: boolean,
+  /** A nested success carrying concludesTurn, which the body forwarded: the body concluded (CTX-2). */
+  forwarded = false,
+  /** The contexts the finalizer saw on the result it was handed, when it ran. */
+  finalizerSaw?: unknown,
 ): void {
   const shape = shapeProblem(result)
   if (shape) {
@@ -236,26 +327,31 @@ function judgeOutcome(
   if (result.isError !== expected.isError) {
     return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
-  if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (expected.code !== undefined && code !== expected.code && !expected.in2First) v(expected.clause, `error code ${code}, expected ${expected.code}`)
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
     if (!result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
   }
   if (!result.isError) {
     if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
     const concludes = (result as { concludesTurn?: unknown }).concludesTurn === true
-    if (concludes !== (expected.concludes ?? false)) v('CTX-2', `concludesTurn is ${concludes}, expected ${expected.concludes ?? false}`)
+    const concluded = (expected.concludes ?? false) || forwarded
+    if (concludes !== concluded) v('CTX-2', `concludesTurn is ${concludes}, expected ${concluded}`)
     if (expected.meta) {
       const metaClause = expected.clause === 'EXE-4' || expected.clause === 'PST-1' ? expected.clause : 'OUT-2'
       const meta = (result as { meta?: unknown }).meta
       if (!expected.meta.present && meta !== undefined) v(metaClause, `meta ${show(meta)} published for a tool whose presentationMeta gives none`)
-      if (expected.meta.present && !deepEqualJson(meta, expected.meta.value)) v(metaClause, `meta is ${show(meta)}, expected presentationMeta's ${show(expected.meta.value)}`)
+      const omitted = e.nested === true && meta === undefined
+      if (expected.meta.present && !omitted && !deepEqualJson(meta, expected.meta.value)) v(metaClause, `meta is ${show(meta)}, expected presentationMeta's ${show(expected.meta.value)}`)
     }
   } else if ((result as { concludesTurn?: unknown }).concludesTurn !== undefined) {
     v('CTX-2', 'an error outcome carries concludesTurn')
   }
   if (expected.contexts !== undefined) {
     const got = result.additionalContexts ?? []
-    if (!deepEqualJson(got, expected.contexts)) v(expected.clause === 'FIN-4' ? 'FIN-3' : 'CTX-1', `additionalContexts ${show(got)}, expected ${show(expected.contexts)}`)
+    const conforming = [expected.contexts, ...(expected.contextsAlt ?? [])]
+    // Contexts the finalizer was handed intact and that were lost after it are the finalizer stage's fault (FIN-3).
+    const lostAfterFinalize = finalizerSaw !== undefined && conforming.some((c) => deepEqualJson(finalizerSaw, c))
+    if (!conforming.some((c) => deepEqualJson(got, c))) v(expected.clause === 'FIN-4' || lostAfterFinalize ? 'FIN-3' : 'CTX-1', `additionalContexts ${show(got)}, expected ${show(expected.contexts)}`)
   }
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
     v(expected.clause === 'PST-1' || expected.clause === 'PST-2' ? expected.clause : 'FIN-3', 'the published content is not the content put in place')

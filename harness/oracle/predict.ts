@@ -34,6 +34,19 @@ export interface Expected {
   outcome: PredictedOutcome
   /** Parallel only when MODE-1 says so. */
   mode: 'parallel' | 'exclusive'
+  /** An `ask` on a call with no agent: forwarding it and denying it without asking both conform (APR-1). */
+  agentlessAsk?: boolean
+  /** A nested call (one with `parent`, dispatched by a body): it may omit `meta` (OUT-2). */
+  nested?: boolean
+}
+
+export interface PredictOptions {
+  /** Take APR-1's other branch: an agent-less `ask` is denied without asking. */
+  denyAgentlessAsk?: boolean
+  /** Take DEF-5's other branch: a `defineTool` tool's invalid arguments end the call at entry, before any hook. */
+  defineAtEntry?: boolean
+  /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
+  nested?: CallSpec
 }
 
 export interface PredictedOutcome {
@@ -41,8 +54,15 @@ export interface PredictedOutcome {
   code?: string
   /** The clause that decided the outcome. */
   clause: string
+  /**
+   * No visible tool, arguments not lossless JSON: the call may end at IN-2 first, with another code,
+   * provided a call to a missing tool with the same arguments ends the same way (CODE-1).
+   */
+  in2First?: boolean
   value?: unknown
   contexts?: unknown[]
+  /** Other context lists that conform (CTX-1: a pipeline error may drop the deferred contexts). */
+  contextsAlt?: unknown[][]
   concludes?: boolean
   /** The content the finalizer or post-execute put in place, when predictable. */
   content?: unknown
@@ -54,18 +74,20 @@ const inScope = (scope: string | undefined, agent: string | undefined) => scope 
 const indexes = <T extends { scope?: string }>(list: T[], agent: string | undefined) =>
   list.flatMap((item, i) => (inScope(item.scope, agent) ? [i] : []))
 
-export function visibleTool(scenario: Scenario, call: CallSpec): ToolSpec | undefined {
-  if (scenario.config.mode === 'code') return undefined
+export function visibleTool(scenario: Scenario, call: CallSpec, nested = false): ToolSpec | undefined {
+  // In code mode only a call carrying the parent token of an execution in flight reaches native tools (CODE-2).
+  if (scenario.config.mode === 'code' && !nested) return undefined
   const own = call.agent ? scenario.tools.find((t) => t.name === call.tool && t.scope === call.agent) : undefined
   return own ?? scenario.tools.find((t) => t.name === call.tool && t.scope === undefined)
 }
 
-export function predict(scenario: Scenario, callIndex: number): Expected {
-  const call = scenario.calls[callIndex]!
+export function predict(scenario: Scenario, callIndex: number, options: PredictOptions = {}): Expected {
+  const call = options.nested ?? scenario.calls[callIndex]!
+  const nested = options.nested !== undefined
   const agent = call.malformed ? undefined : call.agent
-  const tool = call.malformed ? undefined : visibleTool(scenario, call)
+  const tool = call.malformed ? undefined : visibleTool(scenario, call, nested)
   // Classification reads only the name, arguments and scope: a missing signal does not change it.
-  const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call)
+  const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call, nested)
   const e: Expected = {
     tool,
     pre: indexes(scenario.pre, agent),
@@ -84,6 +106,7 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
     outcome: { isError: true, clause: 'IN-4' },
     mode: predictMode(classified, call),
   }
+  if (nested) e.nested = true
   if (!tool) {
     if (call.malformed) {
       e.outcome = { isError: true, clause: 'IN-4' }
@@ -91,11 +114,14 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
     }
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
     e.outcome = { isError: true, code: 'UNKNOWN_TOOL', clause: hidden ? (call.fakeParent ? 'CODE-5' : 'CODE-1') : 'IN-4' }
+    if (!isLosslessDesc(call.args)) e.outcome.in2First = true
     return e
   }
   e.finalizeRuns = tool.finalize !== undefined
   if (!isLosslessDesc(call.args)) return ended(e, tool, { isError: true, clause: 'IN-2' })
   if (call.abortAtEntry) return ended(e, tool, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
+  // The routing row for arguments invalid for a defineTool tool: the hooks "may" see the call.
+  if (options.defineAtEntry && bodyNeverRuns(tool, call)) return ended(e, tool, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
   const pre = preWaterfall(scenario.pre, e.pre)
   e.preEntered = pre.entered
@@ -104,6 +130,11 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
   if (pre.decision === 'ask') {
     const approval = scenario.config.approval
     if (!approval) return ended(e, tool, { isError: true, clause: 'PRE-5' }, 'may')
+    if (agent === undefined) {
+      e.agentlessAsk = true
+      // APR-1's routing row: denied without asking, no guard, post-execute at S level.
+      if (options.denyAgentlessAsk) return ended(e, tool, { isError: true, clause: 'APR-1' }, 'may')
+    }
     e.approvalRequested = true
     if (pre.reason !== undefined) e.askReason = pre.reason
     if (approval.kind === 'throws' || approval.kind === 'rejects') return ended(e, tool, { isError: true, clause: 'APR-2' }, false)
@@ -140,8 +171,8 @@ function ended(e: Expected, tool: ToolSpec, outcome: PredictedOutcome, postRuns:
 
 function finalized(e: Expected, tool: ToolSpec, outcome: PredictedOutcome): Expected {
   const fin = tool.finalize
-  // Contexts are registry-owned: a finalizer's failure does not lose them (FIN-3).
-  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts } : {}) }
+  // Contexts are registry-owned (FIN-3), but a finalizer's throw is a pipeline error that may drop them (CTX-1).
+  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts, contextsAlt: [[]] } : {}) }
   else if (fin?.kind === 'returns') {
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)
@@ -233,7 +264,8 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec): PredictedOutcome {
   }
   const valid = contexts.filter((c) => isLosslessDesc(c) && isUserMessage(c))
   const contextJson = valid.map(jsonOf)
-  if (valid.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson }
+  // A sibling context that is not lossless JSON makes a pipeline error, which may drop the rest (CTX-1).
+  if (valid.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson, contextsAlt: [[]] }
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)
@@ -285,8 +317,9 @@ function postWaterfall(specs: PostSpec[], applicable: number[], tool: ToolSpec, 
 
 function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: PredictedOutcome): PredictedOutcome {
   if (!d) return before
-  if (d.kind === 'throws' || d.kind === 'rejects') return { isError: true, clause: 'PST-3', contexts: before.contexts }
-  const failed: PredictedOutcome = { isError: true, clause: 'PST-3', contexts: before.contexts }
+  // A post-execute failure is a pipeline error: it may drop the deferred contexts (CTX-1).
+  const failed: PredictedOutcome = { isError: true, clause: 'PST-3', contexts: before.contexts, contextsAlt: [[]] }
+  if (d.kind === 'throws' || d.kind === 'rejects') return failed
   if (d.kind !== 'returns') return failed
   const v = unwrapPromise(d.value)
   if (!isObjectDesc(v) || Array.isArray(v)) return failed
@@ -296,22 +329,23 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (!contextsOk) return failed
   const added = extra === undefined ? [] : (jsonOf(extra as ValueDesc) as unknown[])
   const contexts = [...(before.contexts ?? []), ...added]
+  const alt = (o: PredictedOutcome): PredictedOutcome => (before.contextsAlt ? { ...o, contextsAlt: before.contextsAlt.map((c) => [...c, ...added]) } : o)
   if (kind === 'block') {
-    return feedback !== undefined && isContent(feedback as ValueDesc) ? { isError: true, clause: 'PST-1', contexts, content: jsonOf(feedback as ValueDesc) } : failed
+    return feedback !== undefined && isContent(feedback as ValueDesc) ? alt({ isError: true, clause: 'PST-1', contexts, content: jsonOf(feedback as ValueDesc) }) : failed
   }
   if (kind !== 'accept') return failed
   const hasValue = isPlainDesc(v) && 'value' in (v as object)
   const hasContent = content !== undefined
   if (hasValue && hasContent) return failed
   if (hasValue) {
-    if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts }
-    return successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts, before.concludes ?? false)
+    if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts, ...(before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}) }
+    return alt(successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts, before.concludes ?? false))
   }
   if (hasContent) {
     if (!isContent(content as ValueDesc)) return failed
-    return { ...before, clause: before.isError ? 'PST-2' : 'PST-1', contexts, content: jsonOf(content as ValueDesc) }
+    return alt({ ...before, clause: before.isError ? 'PST-2' : 'PST-1', contexts, content: jsonOf(content as ValueDesc) })
   }
-  return { ...before, contexts }
+  return alt({ ...before, contexts })
 }
 
 function thrownCode(thrown: ValueDesc): string | undefined {

@@ -36,7 +36,7 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     const work = run.callAll(registry)
     const settled = options.scheduler ? options.scheduler.waitFor(work) : work
     const hung = await withinBudget(settled, options.budgetMs ?? 5000)
-    return { events: run.events, calls: run.records, ...(hung ? { hung: { lastStage: run.lastStage() } } : {}) }
+    return { events: run.events, calls: run.records, nested: run.nested, ...(hung ? { hung: { lastStage: run.lastStage() } } : {}) }
   } finally {
     try {
       await registry.dispose?.()
@@ -61,6 +61,8 @@ async function withinBudget(work: Promise<unknown>, budgetMs: number): Promise<b
 class ScenarioRun {
   readonly events: TraceEvent[] = []
   readonly records: CallRecord[] = []
+  /** Nested calls a body dispatched, each named `<parent callId>/<step index>`. */
+  readonly nested: CallRecord[] = []
   private readonly tokens = new Map<unknown, number>()
 
   constructor(
@@ -241,7 +243,7 @@ class ScenarioRun {
   private observer(index: number, throws: boolean) {
     return (exec: ToolExecution, result: unknown): void => {
       const call = this.enter('observer', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
-      this.records.find((r) => r.callId === call)?.observed.push(result)
+      ;(this.records.find((r) => r.callId === call) ?? this.nested.find((r) => r.callId === call))?.observed.push(result)
       this.leave('observer', call, index)
       if (throws) throw new Error('toolreg: observer throws')
     }
@@ -256,7 +258,7 @@ class ScenarioRun {
       keys: Object.keys(req ?? {}).sort(),
       toolName: req?.toolName,
       reason: req?.reason,
-      signalIsCaller: req?.signal instanceof AbortSignal && input !== undefined,
+      signalIsCaller: req?.signal instanceof AbortSignal && (input !== undefined || this.nested.some((r) => r.callId === call)),
     })
     switch (spec.kind) {
       case 'returns':
@@ -369,7 +371,8 @@ class ScenarioRun {
 
   private finalizer(spec: NonNullable<ToolSpec['finalize']>) {
     return (exec: ToolExecution, result: unknown) => {
-      const call = this.enter('finalize', exec, 0, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
+      const contexts = safeJson(readContexts(result))
+      const call = this.enter('finalize', exec, 0, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result), detail: contexts })
       this.leave('finalize', call, 0)
       if (spec.kind === 'throws') throw new Error('toolreg: finalizer throws')
       return spec.kind === 'keep' ? undefined : buildValue(spec.value)
@@ -380,11 +383,11 @@ class ScenarioRun {
     const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
     try {
-      for (const step of spec.body.steps) {
+      for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
         else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
         else if (step.kind === 'conclude') ctx.concludeTurn()
-        else await this.dispatch(registry, ctx, step.tool, step.args)
+        else await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
       }
       const outcome = spec.body.outcome
       switch (outcome.kind) {
@@ -404,18 +407,21 @@ class ScenarioRun {
     }
   }
 
-  private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, tool: string, args: ValueDesc): Promise<void> {
-    const input: ToolExecutionInput = { callId: `${ctx.callId}/${tool}`, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
+  private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {
+    const input: ToolExecutionInput = { callId, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
     if (ctx.agent !== undefined) input.agent = ctx.agent
     const record: CallRecord = { callId: input.callId, observed: [] }
-    this.records.push(record)
+    this.nested.push(record)
     try {
       record.result = await registry.execute(input)
       record.resultJson = safeJson(record.result, RESULT_STRING_CHARS)
+      record.code = errorCodeOf(registry, record.result)
+      // A nested conclusion is forwarded, as a program's SDK does: the enclosing body concludes too.
       if (!record.result.isError && record.result.concludesTurn === true) ctx.concludeTurn()
     } catch (error) {
       record.rejected = describe(error)
     }
+    this.events.push({ ev: 'settled', call: callId })
   }
 }
 
@@ -451,6 +457,15 @@ function settleThen<T>(work: () => T | Promise<T>, after: () => void): Promise<T
     throw error
   }
   return Promise.resolve(value).finally(after)
+}
+
+/** The contexts a result carries, for the finalizer's entry in the trace (FIN-3 vs CTX-1). */
+function readContexts(result: unknown): unknown {
+  try {
+    return typeof result === 'object' && result !== null ? ((result as { additionalContexts?: unknown }).additionalContexts ?? []) : []
+  } catch {
+    return undefined
+  }
 }
 
 function isErrorResult(result: unknown): boolean | undefined {

@@ -18,7 +18,7 @@ export interface StageEvent {
   resultFrozen?: boolean
   /** For post, finalize and observer: whether the result it saw was an error. */
   isError?: boolean
-  /** For the body: the name and arguments it ran with, as JSON text (IN-1). */
+  /** For the body: the name and arguments it ran with, as JSON text (IN-1); for finalize: the contexts it saw. */
   detail?: string
 }
 
@@ -52,6 +52,8 @@ export interface CallRecord {
 export interface Trace {
   events: TraceEvent[]
   calls: CallRecord[]
+  /** Nested calls bodies dispatched (`dispatch` steps), named `<parent callId>/<step index>`. */
+  nested?: CallRecord[]
   /** Set when the case ran past its time budget: the last stage entered names where it hung. */
   hung?: { lastStage: string }
   /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */

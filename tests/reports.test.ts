@@ -29,7 +29,7 @@ describe('report formats', () => {
     expect(run.exitCode).toBe(adapter.length === 0 ? 0 : 1)
     const report = await readReport(out('r.json'))
     expect(() => assertValidReport(report)).not.toThrow()
-    expect(await readFile(out('r.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="70"/)
+    expect(await readFile(out('r.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="72"/)
     expect(await readFile(out('r.md'), 'utf8')).toMatch(/required clauses pass/)
     expect(await readFile(out('r.html'), 'utf8')).toMatch(/data-testid="matrix"/)
     const badge = JSON.parse(await readFile(out('b.json'), 'utf8')) as { message: string }

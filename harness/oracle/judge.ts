@@ -72,7 +72,10 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     }
   }
 
-  if (record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  const modeAnswered = record.mode === 'parallel' || record.mode === 'exclusive'
+  if (e.mode === 'unconstrained' ? !modeAnswered : record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  // An ill-typed input is judged under IN-5 (S) alone: no R clause depends on how it ends.
+  if (spec.malformed) return judgeIllTyped(record, v)
   if (record.rejected !== undefined) return v('IN-4', `execute rejected: ${record.rejected}`)
   const result = record.result
   if (!result) return v('IN-4', 'execute did not settle')
@@ -163,6 +166,12 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
 
   const decidedAt = decisionPoint(trace, callId, e)
   judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt)
+}
+
+function judgeIllTyped(record: CallRecord, v: (clause: string, detail: string) => void): void {
+  if (record.rejected !== undefined) return v('IN-5', `execute rejected an ill-typed input: ${record.rejected}`)
+  const isError = (record.result as { isError?: unknown } | undefined)?.isError
+  if (isError !== true) v('IN-5', record.result ? 'an ill-typed input did not end as an error outcome' : 'execute did not settle')
 }
 
 function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {

@@ -32,8 +32,8 @@ export interface Expected {
   postEntered: number
   finalizeRuns: boolean
   outcome: PredictedOutcome
-  /** Parallel only when MODE-1 says so. */
-  mode: 'parallel' | 'exclusive'
+  /** Parallel only when MODE-1 says so; unconstrained for arguments that are not lossless JSON (MODE-2). */
+  mode: 'parallel' | 'exclusive' | 'unconstrained'
 }
 
 export interface PredictedOutcome {
@@ -85,8 +85,9 @@ export function predict(scenario: Scenario, callIndex: number): Expected {
     mode: predictMode(classified, call),
   }
   if (!tool) {
+    // An ill-typed input is IN-5's (S) alone: it resolves with an error outcome.
     if (call.malformed) {
-      e.outcome = { isError: true, clause: 'IN-4' }
+      e.outcome = { isError: true, clause: 'IN-5' }
       return e
     }
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
@@ -152,8 +153,9 @@ function finalized(e: Expected, tool: ToolSpec, outcome: PredictedOutcome): Expe
   return e
 }
 
-function predictMode(tool: ToolSpec | undefined, call: CallSpec): 'parallel' | 'exclusive' {
-  if (!tool || !isLosslessDesc(call.args)) return 'exclusive'
+function predictMode(tool: ToolSpec | undefined, call: CallSpec): Expected['mode'] {
+  if (!tool) return 'exclusive'
+  if (!isLosslessDesc(call.args)) return 'unconstrained'
   if (tool.define && !matchesSchema(jsonOf(tool.parameters), jsonOf(call.args))) return 'exclusive'
   const c = tool.classifier
   if (c.kind === 'returns' || c.kind === 'getter-returns') return c.value === true ? 'parallel' : 'exclusive'

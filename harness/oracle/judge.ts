@@ -8,7 +8,7 @@ import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
-import { predict, type Expected } from './predict.js'
+import { predict, shapeSources, type Expected, type ShapeSource } from './predict.js'
 
 export interface Violation {
   clause: string
@@ -27,7 +27,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    judgeCall(scenario, trace, predict(scenario, index), record, callId, v)
+    out.push(...judgeEitherShape(scenario, trace, index, record, callId))
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -36,6 +36,33 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
   })
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
   return out
+}
+
+/**
+ * Judges one call on OUT-5's strict branch (misshapen lossless content is INVALID_TOOL_OUTPUT) and,
+ * when that fails, on the branches that publish it as it is: R clauses hold if any branch holds,
+ * and taking the lax branch is reported under OUT-5 (S) alone.
+ */
+function judgeEitherShape(scenario: Scenario, trace: Trace, index: number, record: CallRecord, callId: string): Violation[] {
+  const run = (lax: ReadonlySet<ShapeSource>): Violation[] => {
+    const list: Violation[] = []
+    judgeCall(scenario, trace, predict(scenario, index, lax), record, callId, (clause, detail) => list.push({ clause, call: callId, detail }))
+    return list
+  }
+  const strict = run(new Set())
+  const others = (list: Violation[]) => list.filter((x) => x.clause !== 'OUT-5').length
+  if (others(strict) === 0) return strict
+  const sources = shapeSources(scenario, index)
+  let best = strict
+  let bestLax: ShapeSource[] = []
+  for (let mask = 1; mask < 1 << sources.length; mask++) {
+    const lax = sources.filter((_, i) => mask & (1 << i))
+    const alt = run(new Set(lax))
+    if (others(alt) < others(best)) [best, bestLax] = [alt, lax]
+  }
+  if (best === strict) return strict
+  const taken = { clause: 'OUT-5', call: callId, detail: `lossless ${bestLax.join(', ')} output of the wrong shape was published instead of ending as INVALID_TOOL_OUTPUT` }
+  return [...best.filter((x) => x.clause !== 'OUT-5'), taken]
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
@@ -151,6 +178,8 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     if (x.resultFrozen === false) v(x.stage === 'post' ? 'PST-1' : x.stage === 'finalize' ? 'FIN-3' : 'RES-2', `${x.stage} saw a result that is not deep-frozen`)
   }
   if (!isDeepFrozen(result)) v('RES-2', 'the published result is not deep-frozen')
+  const shapeless = publishedShapeProblem(result)
+  if (shapeless) v('OUT-5', shapeless)
   const tamper = trace.events.find((x) => x.ev === 'tamper' && x.call === callId)
   if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) v('IN-1', `a listener changed the execution's ${tamper.changed.join(', ')}`)
   const body = entered.find((x) => x.stage === 'body')
@@ -228,7 +257,9 @@ function judgeOutcome(
   if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) v('META-2', 'the outcome does not survive a JSON round trip')
   const expected = e.outcome
   if (aborted && abortedAfterDecision) {
-    if (!result.isError || code === 'ABORTED' || (expected.code !== undefined && code !== expected.code)) {
+    // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
+    const codeKept = expected.code === undefined || expected.clause === 'OUT-4' || code === expected.code
+    if (!result.isError || code === 'ABORTED' || !codeKept) {
       v('CAN-4', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
     return
@@ -244,7 +275,7 @@ function judgeOutcome(
   }
   if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
-    if (!result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
+    if (!Array.isArray(result.content) || !result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
   }
   if (!result.isError) {
     if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
@@ -272,7 +303,6 @@ export function shapeProblem(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return 'the outcome is not an object'
   const r = result as Record<string, unknown>
   if (typeof r.isError !== 'boolean') return 'isError is not a boolean'
-  if (!Array.isArray(r.content)) return 'content is not an array'
   if (r.isError) {
     if ('value' in r) return 'a failure carries a value'
     if (typeof r.error !== 'object' || r.error === null || typeof (r.error as { message?: unknown }).message !== 'string') return 'a failure has no error.message'
@@ -283,6 +313,26 @@ export function shapeProblem(result: unknown): string | undefined {
     if ('concludesTurn' in r && r.concludesTurn !== true) return 'concludesTurn is present but not true'
   }
   return undefined
+}
+
+/** Content that is not a ContentBlock[], or contexts that are not UserMessages, published (OUT-5). */
+function publishedShapeProblem(result: unknown): string | undefined {
+  const r = result as { content?: unknown; additionalContexts?: unknown } | null
+  if (typeof r !== 'object' || r === null) return undefined
+  if (!isBlocks(r.content)) return 'the published content is not a ContentBlock[]'
+  const contexts = r.additionalContexts
+  if (contexts === undefined) return undefined
+  const messages = Array.isArray(contexts) && contexts.every((m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user' && isBlocks((m as { content?: unknown }).content))
+  return messages ? undefined : 'the published additionalContexts are not UserMessages'
+}
+
+function isBlocks(content: unknown): boolean {
+  return Array.isArray(content) && content.every((b) => {
+    if (typeof b !== 'object' || b === null) return false
+    const block = b as Record<string, unknown>
+    if (block.type === 'text') return typeof block.text === 'string'
+    return block.type === 'image' && typeof block.mimeType === 'string' && typeof block.data === 'string'
+  })
 }
 
 export function deepEqualJson(a: unknown, b: unknown): boolean {

@@ -60,7 +60,29 @@ export function visibleTool(scenario: Scenario, call: CallSpec): ToolSpec | unde
   return own ?? scenario.tools.find((t) => t.name === call.tool && t.scope === undefined)
 }
 
-export function predict(scenario: Scenario, callIndex: number): Expected {
+/**
+ * Where a projection, finalizer, post-execute decision or deferred context gives lossless JSON of
+ * the wrong shape, OUT-5 (S) wants INVALID_TOOL_OUTPUT; an implementation may instead publish it as
+ * it is. `lax` names the sources predicted on that second branch, so R clauses hold on either.
+ */
+export type ShapeSource = 'render' | 'finalize' | 'post-content' | 'contexts'
+const shapes = { lax: new Set<ShapeSource>() as ReadonlySet<ShapeSource>, met: new Set<ShapeSource>() }
+const misshapen = (source: ShapeSource): boolean => (shapes.met.add(source), shapes.lax.has(source))
+const outOfShape = (contexts: unknown[] | undefined): PredictedOutcome => ({ isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-5', ...(contexts ? { contexts } : {}) })
+
+/** The shape sources a call meets, on the strict branch or the lax one. */
+export function shapeSources(scenario: Scenario, callIndex: number): ShapeSource[] {
+  const met = new Set<ShapeSource>()
+  for (const lax of [new Set<ShapeSource>(), new Set<ShapeSource>(['render', 'finalize', 'post-content', 'contexts'])]) {
+    predict(scenario, callIndex, lax)
+    for (const source of shapes.met) met.add(source)
+  }
+  return [...met]
+}
+
+export function predict(scenario: Scenario, callIndex: number, lax: ReadonlySet<ShapeSource> = new Set()): Expected {
+  shapes.lax = lax
+  shapes.met = new Set()
   const call = scenario.calls[callIndex]!
   const agent = call.malformed ? undefined : call.agent
   const tool = call.malformed ? undefined : visibleTool(scenario, call)
@@ -147,7 +169,9 @@ function finalized(e: Expected, tool: ToolSpec, outcome: PredictedOutcome): Expe
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)
     } else if (isContent(fin.value)) outcome = { ...outcome, content: jsonOf(fin.value), clause: outcome.clause }
-    else outcome = { isError: true, clause: 'META-1' }
+    else if (!isLosslessDesc(fin.value)) outcome = { isError: true, clause: 'META-1' }
+    else if (misshapen('finalize')) outcome = { ...outcome, content: jsonOf(fin.value) }
+    else outcome = outOfShape(undefined)
   }
   e.outcome = outcome
   return e
@@ -233,14 +257,16 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec): PredictedOutcome {
     if (step.kind === 'defer') contexts.push(step.context)
     if (step.kind === 'conclude') concludes = true
   }
-  const valid = contexts.filter((c) => isLosslessDesc(c) && isUserMessage(c))
-  const contextJson = valid.map(jsonOf)
-  if (valid.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson }
+  const lossless = contexts.filter((c) => isLosslessDesc(c))
+  const shapeless = lossless.some((c) => !isUserMessage(c)) && !misshapen('contexts')
+  const contextJson = (shapeless ? lossless.filter(isUserMessage) : lossless).map(jsonOf)
+  if (lossless.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson }
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)
     return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code } : {}), contexts: contextJson }
   }
+  if (shapeless) return outOfShape(contextJson)
   const result = successOf(tool, unwrapPromise(out.value), 'OUT-1', contextJson, concludes)
   if (out.kind === 'until-aborted' && !result.isError) return { isError: true, code: 'ABORTED', clause: 'CAN-3', contexts: contextJson }
   return result
@@ -250,7 +276,10 @@ function successOf(tool: ToolSpec, value: ValueDesc, clause: string, contexts: u
   if (!isLosslessDesc(value) || !matchesSchema(jsonOf(tool.outputSchema), jsonOf(value))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause, contexts }
   }
-  if (!projectionOk(tool.render, true) || (tool.meta && !projectionOk(tool.meta, false))) {
+  const render = tool.render
+  const renderShapeless = render.kind === 'returns' && isLosslessDesc(render.value) && !isContent(render.value)
+  if (renderShapeless && !misshapen('render')) return outOfShape(contexts)
+  if ((!renderShapeless && !projectionOk(render, true)) || (tool.meta && !projectionOk(tool.meta, false))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-2', contexts }
   }
   return { isError: false, clause, value: jsonOf(value), contexts, concludes, meta: metaOf(tool, jsonOf(value)) }
@@ -294,12 +323,20 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (!isObjectDesc(v) || Array.isArray(v)) return failed
   const [kind, feedback, value, content, extra] = ['kind', 'feedback', 'value', 'content', 'additionalContexts'].map((k) => readField(v, k))
   if ([kind, feedback, value, content, extra].includes(THROWS)) return failed
-  const contextsOk = extra === undefined || (isLosslessDesc(extra as ValueDesc) && Array.isArray(extra) && extra.every(isUserMessage))
-  if (!contextsOk) return failed
-  const added = extra === undefined ? [] : (jsonOf(extra as ValueDesc) as unknown[])
-  const contexts = [...(before.contexts ?? []), ...added]
+  if (extra !== undefined && !isLosslessDesc(extra as ValueDesc)) return failed
+  const shaped = extra === undefined || (Array.isArray(extra) && extra.every(isUserMessage))
+  if (!shaped && !misshapen('contexts')) return outOfShape(before.contexts)
+  // A lax registry appends a misshapen array as it is; what it makes of a non-array is its own.
+  const added = extra === undefined ? [] : Array.isArray(extra) ? (jsonOf(extra as ValueDesc) as unknown[]) : undefined
+  const contexts = added === undefined ? undefined : [...(before.contexts ?? []), ...added]
+  /** Content given by the decision: well-shaped, lossless of the wrong shape (OUT-5), or malformed. */
+  const given = (desc: ValueDesc | undefined): 'ok' | 'misshapen' | 'malformed' =>
+    desc === undefined || !isLosslessDesc(desc) ? 'malformed' : isContent(desc) ? 'ok' : 'misshapen'
   if (kind === 'block') {
-    return feedback !== undefined && isContent(feedback as ValueDesc) ? { isError: true, clause: 'PST-1', contexts, content: jsonOf(feedback as ValueDesc) } : failed
+    const fed = given(feedback as ValueDesc | undefined)
+    if (fed === 'malformed') return failed
+    if (fed === 'misshapen' && !misshapen('post-content')) return outOfShape(before.contexts)
+    return { isError: true, clause: 'PST-1', ...(contexts ? { contexts } : {}), content: jsonOf(feedback as ValueDesc) }
   }
   if (kind !== 'accept') return failed
   const hasValue = isPlainDesc(v) && 'value' in (v as object)
@@ -307,13 +344,22 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (hasValue && hasContent) return failed
   if (hasValue) {
     if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts }
-    return successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts, before.concludes ?? false)
+    const replaced = successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts ?? [], before.concludes ?? false)
+    return contexts ? replaced : withoutContexts(replaced)
   }
   if (hasContent) {
-    if (!isContent(content as ValueDesc)) return failed
-    return { ...before, clause: before.isError ? 'PST-2' : 'PST-1', contexts, content: jsonOf(content as ValueDesc) }
+    const shape = given(content as ValueDesc)
+    if (shape === 'malformed') return failed
+    if (shape === 'misshapen' && !misshapen('post-content')) return outOfShape(before.contexts)
+    return withoutContexts({ ...before, clause: before.isError ? 'PST-2' : 'PST-1', content: jsonOf(content as ValueDesc) }, contexts)
   }
-  return { ...before, contexts }
+  return withoutContexts({ ...before }, contexts)
+}
+
+/** The outcome with `contexts` in place, or with none predicted when they are unconstrained. */
+function withoutContexts(outcome: PredictedOutcome, contexts?: unknown[]): PredictedOutcome {
+  const { contexts: _dropped, ...rest } = outcome
+  return contexts ? { ...rest, contexts } : rest
 }
 
 function thrownCode(thrown: ValueDesc): string | undefined {

@@ -157,7 +157,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
   if (bodyAt >= 0 && bodyLeftAt < 0 && settledAt >= 0) v('CAN-3', 'execute settled while the body was still running')
   const preLeftAt = trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === callId ? i : last), -1)
-  if (count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
+  // A listener entered twice is PRE-8's (S) case: a chain it re-ran may still be pending, void here.
+  const preReentered = new Set(indexesOf('pre')).size !== count('pre')
+  if (!preReentered && count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
 
   // finalize and observers
   if (e.tool) {
@@ -258,7 +260,7 @@ function judgeOutcome(
   const expected = e.outcome
   if (aborted && abortedAfterDecision) {
     // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
-    const codeKept = expected.code === undefined || expected.clause === 'OUT-4' || code === expected.code
+    const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code
     if (!result.isError || code === 'ABORTED' || !codeKept) {
       v('CAN-4', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
@@ -273,7 +275,7 @@ function judgeOutcome(
   if (result.isError !== expected.isError) {
     return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
-  if (expected.code !== undefined && code !== expected.code) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (expected.code !== undefined && code !== expected.code) v(expected.codeClause ?? expected.clause, `error code ${code}, expected ${expected.code}`)
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
     if (!Array.isArray(result.content) || !result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
   }

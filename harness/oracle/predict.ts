@@ -41,6 +41,8 @@ export interface PredictedOutcome {
   code?: string
   /** The clause that decided the outcome. */
   clause: string
+  /** The clause that demands `code`, when not `clause` (a thrown code is OUT-4's, an S clause). */
+  codeClause?: string
   value?: unknown
   contexts?: unknown[]
   concludes?: boolean
@@ -264,7 +266,7 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec): PredictedOutcome {
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)
-    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code } : {}), contexts: contextJson }
+    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson }
   }
   if (shapeless) return outOfShape(contextJson)
   const result = successOf(tool, unwrapPromise(out.value), 'OUT-1', contextJson, concludes)

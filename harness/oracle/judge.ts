@@ -3,6 +3,7 @@
  * deviation, each naming the clause it breaks. Suites filter the list to the clauses they own, so
  * one bug fails the clauses it breaks and no others.
  */
+import { clauseById } from '../clauses.js'
 import { isDeepFrozen } from '../scenario/inspect.js'
 import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
@@ -27,7 +28,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    out.push(...judgeEitherShape(scenario, trace, index, record, callId))
+    out.push(...voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId)))
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -50,7 +51,8 @@ function judgeEitherShape(scenario: Scenario, trace: Trace, index: number, recor
     return list
   }
   const strict = run(new Set())
-  const others = (list: Violation[]) => list.filter((x) => x.clause !== 'OUT-5').length
+  // Branches are compared on R clauses alone: S deviations (OUT-4, PRE-8…) must not tip the choice.
+  const others = (list: Violation[]) => list.filter((x) => clauseById.get(x.clause)?.level === 'R').length
   if (others(strict) === 0) return strict
   const sources = shapeSources(scenario, index)
   let best = strict
@@ -63,6 +65,17 @@ function judgeEitherShape(scenario: Scenario, trace: Trace, index: number, recor
   if (best === strict) return strict
   const taken = { clause: 'OUT-5', call: callId, detail: `lossless ${bestLax.join(', ')} output of the wrong shape was published instead of ending as INVALID_TOOL_OUTPUT` }
   return [...best.filter((x) => x.clause !== 'OUT-5'), taken]
+}
+
+/**
+ * When a wrapper's second next() re-ran the inner chain (PRE-8, S), what EXE-1 and EXE-4 key on —
+ * which wrappers and body ran, what they returned — is the second run's: void for this call.
+ */
+function voidAfterSecondNext(scenario: Scenario, trace: Trace, callId: string, list: Violation[]): Violation[] {
+  const entered = stageEvents(trace, callId).filter((x) => x.stage === 'wrapper' || x.stage === 'body')
+  const reran = new Set(entered.map((x) => `${x.stage}${x.index}`)).size !== entered.length
+  const secondNext = entered.some((x) => x.stage === 'wrapper' && scenario.wrappers[x.index]?.action.kind === 'next-twice')
+  return reran && secondNext ? list.filter((x) => x.clause !== 'EXE-1' && x.clause !== 'EXE-4') : list
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
@@ -139,7 +152,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
     const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)
-    if (count('body') !== (e.bodyRuns ? 1 : 0)) v(bodyClause, `the body ran ${count('body')} times, expected ${e.bodyRuns ? 1 : 0}`)
+    // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
+    const secondNext = indexesOf('wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')
+    if (count('body') !== (e.bodyRuns ? 1 : 0)) v(secondNext && count('body') > 1 ? 'PRE-8' : bodyClause, `the body ran ${count('body')} times, expected ${e.bodyRuns ? 1 : 0}`)
     if (e.postRuns === true) ordered('post', e.post.slice(0, e.postEntered), 'PST-1')
     if (e.postRuns === false && count('post') > 0) v(e.outcome.clause, 'post-execute ran for an outcome that bypasses it')
   }

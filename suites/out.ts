@@ -36,7 +36,9 @@ const shapelessDecision = fc.tuple(fc.constantFrom('accept', 'block', 'contexts'
 }))
 const shapelessPost = fc.array(fc.record({ timing, decision: fc.oneof(shapelessDecision, fc.constant<DecisionSpec>({ kind: 'delegate' })) }), { maxLength: 1 })
 
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), malformedContent.map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+/** Renders that are not lossless JSON (OUT-2); lossless ones of the wrong shape are OUT-5's. */
+const losslessNot = fc.constantFrom<ValueDesc>([{ type: 'text', text: { $: 'bigint' } }], { $: 'cycle' }, [{ $: 'undefined' }], [{ type: 'text', text: 'ok' }, { $: 'function' }])
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 

@@ -326,6 +326,8 @@ export function shapeProblem(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return 'the outcome is not an object'
   const r = result as Record<string, unknown>
   if (typeof r.isError !== 'boolean') return 'isError is not a boolean'
+  // Content of the wrong shape is OUT-5's (S); no content at all is a shape of its own.
+  if (r.content === undefined) return 'the outcome has no content'
   if (r.isError) {
     if ('value' in r) return 'a failure carries a value'
     if (typeof r.error !== 'object' || r.error === null || typeof (r.error as { message?: unknown }).message !== 'string') return 'a failure has no error.message'

@@ -10,6 +10,6 @@ describe('s-only-breaker on the command line', () => {
     const [plain, strict] = await Promise.all([certify(), certify('--strict')])
     expect(plain.exitCode, plain.stdout).toBe(0)
     expect(strict.exitCode, strict.stdout).toBe(1)
-    for (const id of ['OUT-4', 'OUT-5', 'IN-5', 'PRE-8', 'CODE-5', 'DEF-4']) expect(plain.stdout).toMatch(new RegExp(`${id}\\s+S\\s+fail`))
+    for (const id of ['OUT-4', 'OUT-5', 'IN-5', 'PRE-8', 'CODE-5', 'DEF-4']) expect(plain.stdout).toMatch(new RegExp(`${id}\\s+S\\s+FAIL`))
   }, 300_000)
 })

@@ -1,18 +1,19 @@
 /**
  * Checks for model-visible pieces that the registry publishes: content blocks and user messages
- * must be well-shaped lossless JSON (OUT-2, META-1). Each check returns a fresh copy or a reason.
+ * must be well-shaped lossless JSON (OUT-2, META-1, OUT-5). Each check returns a fresh copy or a reason.
  */
 import type { ContentBlock, UserMessage } from '../harness/spec.js'
 import { snapshotJson } from './json/lossless.js'
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string }
+/** A failure is `lossless` when the input was lossless JSON of the wrong shape (OUT-5). */
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string; lossless?: true }
 
 export function checkContent(input: unknown): Checked<ContentBlock[]> {
   const snap = snapshotJson(input)
   if (!snap.ok) return { ok: false, reason: `content is not lossless JSON (${snap.reason} at ${snap.path})` }
-  if (!Array.isArray(snap.value)) return { ok: false, reason: 'content is not an array' }
+  if (!Array.isArray(snap.value)) return { ok: false, reason: 'content is not an array', lossless: true }
   for (const block of snap.value) {
-    if (!isContentBlock(block)) return { ok: false, reason: 'content holds a malformed block' }
+    if (!isContentBlock(block)) return { ok: false, reason: 'content holds a malformed block', lossless: true }
   }
   return { ok: true, value: snap.value as ContentBlock[] }
 }
@@ -20,9 +21,9 @@ export function checkContent(input: unknown): Checked<ContentBlock[]> {
 export function checkContexts(input: unknown): Checked<UserMessage[]> {
   const snap = snapshotJson(input)
   if (!snap.ok) return { ok: false, reason: `context is not lossless JSON (${snap.reason} at ${snap.path})` }
-  if (!Array.isArray(snap.value)) return { ok: false, reason: 'additionalContexts is not an array' }
+  if (!Array.isArray(snap.value)) return { ok: false, reason: 'additionalContexts is not an array', lossless: true }
   for (const message of snap.value) {
-    if (!isUserMessage(message)) return { ok: false, reason: 'a context is not a user message' }
+    if (!isUserMessage(message)) return { ok: false, reason: 'a context is not a user message', lossless: true }
   }
   return { ok: true, value: snap.value as UserMessage[] }
 }

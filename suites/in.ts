@@ -11,6 +11,11 @@ import { withDirect } from './with-direct.js'
 import type { ToolExecution } from '../harness/spec.js'
 import type { ApprovalSpec, CallSpec, DecisionSpec, GuardSpec, PostSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
+const wellTypedArgs = fc.oneof(
+  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+  { weight: 1, arbitrary: poisoned },
+)
+
 const tampering = fc.array(preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, tamper: true })), { minLength: 1, maxLength: 3 })
 
 /** Hooks that lean toward failing — throwing, rejecting, malformed — at every stage IN-4 lists. */
@@ -75,9 +80,12 @@ export default [
 
   judged('IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token', scenario({ calls: { max: 3, agents: true } })),
 
-  judged('IN-4', 'execute never rejects for a well-typed input; malformed inputs and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: fc.oneof({ weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: poisoned }) } }).chain((s) =>
-    fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, 'not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) =>
-      malformed ? { ...s, calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls] } : s,
-    ),
+  judged('IN-4', 'execute never rejects for a well-typed input: failures at every stage and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: wellTypedArgs } })),
+
+  judged('IN-5', 'an ill-typed input (not an object, a callId that is not a string, no AbortSignal) resolves with an error outcome', scenario({ ...quiet, calls: { max: 2, args: wellTypedArgs } }).chain((s) =>
+    fc.constantFrom<NonNullable<CallSpec['malformed']>>('not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) => ({
+      ...s,
+      calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls],
+    })),
   )),
 ]

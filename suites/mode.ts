@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
-import { custom } from '../harness/runner/custom-property.js'
+import { codeOf, custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import type { JsonValue, ToolExecutionInput } from '../harness/spec.js'
@@ -81,7 +81,7 @@ export default [
         continue
       }
       if (!result.isError && (result.value as { index?: unknown }).index !== i) ctx.fail(`result ${i} is not the result of call ${i}`)
-      const code = (result as { error?: { code?: string } }).error?.code
+      const code = codeOf(registry, result)
       const unstarted = !entered.includes(`b${i}`)
       if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
       if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)

@@ -1,10 +1,11 @@
 /** OUT: the canonical output. */
 import fc from 'fast-check'
 import { invalidOutput } from '../harness/arbitraries/outputs.js'
+import { timing } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { projection, tool, withNested } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
-import type { ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
+import type { DecisionSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import { withDirect } from './with-direct.js'
@@ -17,7 +18,27 @@ const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t,
 const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
 /** Renders that are not content: not an array, null or malformed blocks, a good block beside a bad one. */
 const malformedContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'text', text: 1 }], [{ type: 'video' }], [{ type: 'image', mimeType: 'image/png' }], [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AA==' }], [['nested']])
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), malformedContent.map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+/** Lossless JSON of the wrong shape: content that is not a ContentBlock[], contexts that are not UserMessages. */
+const shapelessContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'video' }], { type: 'text', text: 'not in an array' }, [['nested']])
+const shapelessContext = fc.constantFrom<ValueDesc>('a message', { role: 'assistant', content: [] }, { role: 'user', content: 'text' }, { role: 'user' }, [], 1)
+/** One source of wrong-shaped output per case: the render, the finalizer, a deferred context, or a post-execute decision. */
+const shapelessTool = fc.tuple(tool(), fc.constantFrom('render', 'finalize', 'defer', 'none'), shapelessContent, shapelessContext).map(([t, where, content, context]): ToolSpec => {
+  const returns = { kind: 'return' as const, value: 1 }
+  const base: ToolSpec = { ...t, outputSchema: {}, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((x) => x.kind !== 'defer'), outcome: returns } }
+  if (where === 'render') return { ...base, render: { kind: 'returns', value: content } }
+  if (where === 'finalize') return { ...base, finalize: { kind: 'returns', value: content } }
+  if (where === 'defer') return { ...base, body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'ok' }] } }, { kind: 'defer', context }], outcome: returns } }
+  return base
+})
+const shapelessDecision = fc.tuple(fc.constantFrom('accept', 'block', 'contexts'), shapelessContent, shapelessContext).map(([kind, content, context]): DecisionSpec => ({
+  kind: 'returns',
+  value: kind === 'accept' ? { kind: 'accept', content } : kind === 'block' ? { kind: 'block', feedback: content } : { kind: 'accept', additionalContexts: [context] },
+}))
+const shapelessPost = fc.array(fc.record({ timing, decision: fc.oneof(shapelessDecision, fc.constant<DecisionSpec>({ kind: 'delegate' })) }), { maxLength: 1 })
+
+/** Renders that are not lossless JSON (OUT-2); lossless ones of the wrong shape are OUT-5's. */
+const losslessNot = fc.constantFrom<ValueDesc>([{ type: 'text', text: { $: 'bigint' } }], { $: 'cycle' }, [{ $: 'undefined' }], [{ type: 'text', text: 'ok' }, { $: 'function' }])
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 
@@ -44,5 +65,6 @@ export default [
     calls: { max: 2 },
   })),
   judged('OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text', scenario({ ...quiet, tools: one(throwingTool) })),
+  judged('OUT-5', 'a projection, finalizer or post-execute decision whose content is lossless but not a ContentBlock[], or a deferred context that is not a UserMessage, ends as INVALID_TOOL_OUTPUT', scenario({ ...quiet, tools: one(shapelessTool), post: shapelessPost, calls: { max: 2 } })),
   withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow, { scenario: 1, direct: 1 }),
 ]

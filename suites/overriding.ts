@@ -30,8 +30,9 @@ const innerOutcome = (inner: Inner): unknown => {
   return buildValue(inner.value)
 }
 
+/** Malformed for PST-3: content of the wrong shape but lossless is OUT-5's (S), so it is not here. */
 const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
-  { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, { kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }, { kind: 'accept', content: 'text' },
+  { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, { kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }, { kind: 'accept', content: { $: 'bigint' } },
 )
 
 /** A pre-execute waterfall: the outer listener allows whatever it got from next(). */

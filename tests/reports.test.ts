@@ -43,7 +43,7 @@ describe('report formats', () => {
     expect(exitCode).toBe(adapter.length === 0 ? 0 : 1)
     const report = await readReport(files.json)
     expect(() => assertValidReport(report)).not.toThrow()
-    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="70"/)
+    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="72"/)
     expect(await readFile(files.markdown, 'utf8')).toMatch(/required clauses pass/)
     expect(await readFile(files.html, 'utf8')).toMatch(/data-testid="matrix"/)
     const badge = JSON.parse(await readFile(files.badge, 'utf8')) as { message: string }

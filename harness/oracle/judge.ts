@@ -3,12 +3,13 @@
  * deviation, each naming the clause it breaks. Suites filter the list to the clauses they own, so
  * one bug fails the clauses it breaks and no others.
  */
+import { clauseById } from '../clauses.js'
 import { isDeepFrozen } from '../scenario/inspect.js'
 import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { CallSpec, Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
-import { predict, type Expected } from './predict.js'
+import { predict, shapeSources, type Expected, type PredictOptions, type ShapeSource } from './predict.js'
 import { show } from '../runner/safe-read.js'
 
 export interface Violation {
@@ -31,7 +32,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
     const e = predictBranch(scenario, trace, index, callId)
-    judgeCall(scenario, trace, e, record, callId, v)
+    out.push(...voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId)))
     judgeNested(scenario, trace, e, spec, callId, (clause, call, detail) => out.push({ clause, call, detail }))
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
@@ -76,14 +77,15 @@ function readSafe<T>(read: () => T): T | undefined {
 }
 
 /** Where SPEC leaves a branch open, the trace says which one the implementation took (APR-1). */
-function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec): Expected {
-  const e = predict(scenario, index, nested ? { nested } : {})
+function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec, lax?: ReadonlySet<ShapeSource>): Expected {
+  const base: PredictOptions = { ...(nested ? { nested } : {}), ...(lax ? { lax } : {}) }
+  const e = predict(scenario, index, base)
   const hooked = trace.events.some((x) => (x.ev === 'enter' && ['pre', 'guard', 'wrapper', 'post'].includes(x.stage) && x.call === callId) || (x.ev === 'approval-request' && x.call === callId))
   // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
-  if (e.outcome.clause === 'DEF-5' && !hooked) return predict(scenario, index, { defineAtEntry: true, ...(nested ? { nested } : {}) })
+  if (e.outcome.clause === 'DEF-5' && !hooked) return predict(scenario, index, { ...base, defineAtEntry: true })
   if (!e.agentlessAsk) return e
   const asked = trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)
-  return asked ? e : predict(scenario, index, { denyAgentlessAsk: true, ...(nested ? { nested } : {}) })
+  return asked ? e : predict(scenario, index, { ...base, denyAgentlessAsk: true })
 }
 
 /**
@@ -115,6 +117,49 @@ function nestedConclusion(trace: Trace, callId: string): boolean {
       return false
     }
   })
+}
+
+/**
+ * Judges one call on OUT-5's strict branch (misshapen lossless content is INVALID_TOOL_OUTPUT) and,
+ * when that fails, on the branches that publish it as it is: R clauses hold if any branch holds,
+ * and taking the lax branch is reported under OUT-5 (S) alone.
+ */
+function judgeEitherShape(scenario: Scenario, trace: Trace, index: number, record: CallRecord, callId: string): Violation[] {
+  const run = (lax: ReadonlySet<ShapeSource>): Violation[] => {
+    const list: Violation[] = []
+    judgeCall(scenario, trace, predictBranch(scenario, trace, index, callId, undefined, lax), record, callId, (clause, detail) => list.push({ clause, call: callId, detail }))
+    return list
+  }
+  const strict = run(new Set())
+  // Branches are compared on R clauses alone: S deviations (OUT-4, PRE-8…) must not tip the choice.
+  const others = (list: Violation[]) => list.filter((x) => clauseById.get(x.clause)?.level === 'R').length
+  if (others(strict) === 0) return strict
+  const sources = shapeSources(scenario, index)
+  let best = strict
+  let bestLax: ShapeSource[] = []
+  for (let mask = 1; mask < 1 << sources.length; mask++) {
+    const lax = sources.filter((_, i) => mask & (1 << i))
+    const alt = run(new Set(lax))
+    if (others(alt) < others(best)) [best, bestLax] = [alt, lax]
+  }
+  if (best === strict) return strict
+  const taken = { clause: 'OUT-5', call: callId, detail: `lossless ${bestLax.join(', ')} output of the wrong shape was published instead of ending as INVALID_TOOL_OUTPUT` }
+  return [...best.filter((x) => x.clause !== 'OUT-5'), taken]
+}
+
+/**
+ * When a wrapper's second next() re-ran the inner chain (PRE-8, S), what EXE-1 and EXE-4 key on —
+ * which wrappers and body ran, what they returned — is the second run's: void for this call.
+ */
+function voidAfterSecondNext(scenario: Scenario, trace: Trace, callId: string, list: Violation[]): Violation[] {
+  return secondNextReran(scenario, trace, callId) ? list.filter((x) => x.clause !== 'EXE-1' && x.clause !== 'EXE-4') : list
+}
+
+/** Whether a wrapper calling next() twice made an inner wrapper or the body run again (PRE-8). */
+function secondNextReran(scenario: Scenario, trace: Trace, callId: string): boolean {
+  const entered = stageEvents(trace, callId).filter((x) => x.stage === 'wrapper' || x.stage === 'body')
+  const reran = new Set(entered.map((x) => `${x.stage}${x.index}`)).size !== entered.length
+  return reran && entered.some((x) => x.stage === 'wrapper' && scenario.wrappers[x.index]?.action.kind === 'next-twice')
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {
@@ -152,7 +197,11 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   }
 
   // A nested call is dispatched by a body, which asks no executionMode.
-  if (!nestedSpec && record.mode !== e.mode) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  const modeAnswered = record.mode === 'parallel' || record.mode === 'exclusive'
+  const modeWrong = e.mode === 'unconstrained' ? !modeAnswered : record.mode !== e.mode
+  if (!nestedSpec && modeWrong) v(e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2', `executionMode answered ${record.mode}, expected ${e.mode}`)
+  // An ill-typed input is judged under IN-5 (S) alone: no R clause depends on how it ends.
+  if (spec.malformed) return judgeIllTyped(record, v)
   if (record.rejected !== undefined) return v('IN-4', `execute rejected: ${record.rejected}`)
   const result = record.result
   if (!result) return v('IN-4', 'execute did not settle')
@@ -189,7 +238,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
     const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)
-    if (count('body') !== (e.bodyRuns ? 1 : 0)) v(bodyClause, `the body ran ${count('body')} times, expected ${e.bodyRuns ? 1 : 0}`)
+    // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
+    const secondNext = indexesOf('wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')
+    if (count('body') !== (e.bodyRuns ? 1 : 0)) v(secondNext && count('body') > 1 ? 'PRE-8' : bodyClause, `the body ran ${count('body')} times, expected ${e.bodyRuns ? 1 : 0}`)
     if (e.postRuns === true) ordered('post', e.post.slice(0, e.postEntered), 'PST-1')
     if (e.postRuns === false && count('post') > 0) v(e.outcome.clause, 'post-execute ran for an outcome that bypasses it')
   }
@@ -207,7 +258,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) v('CAN-3', 'execute settled before the body settled')
   if (bodyAt >= 0 && bodyLeftAt < 0 && settledAt >= 0) v('CAN-3', 'execute settled while the body was still running')
   const preLeftAt = trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === callId ? i : last), -1)
-  if (count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
+  // A listener entered twice is PRE-8's (S) case: a chain it re-ran may still be pending, void here.
+  const preReentered = new Set(indexesOf('pre')).size !== count('pre')
+  if (!preReentered && count('pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) v('PRE-6', 'execute settled while a pre-execute listener was still pending')
 
   // finalize and observers
   if (e.tool) {
@@ -228,6 +281,8 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     if (x.resultFrozen === false) v(x.stage === 'post' ? 'PST-1' : x.stage === 'finalize' ? 'FIN-3' : 'RES-2', `${x.stage} saw a result that is not deep-frozen`)
   }
   if (!isDeepFrozen(result)) v('RES-2', 'the published result is not deep-frozen')
+  const shapeless = publishedShapeProblem(result)
+  if (shapeless) v('OUT-5', shapeless)
   const tamper = trace.events.find((x) => x.ev === 'tamper' && x.call === callId)
   if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) v('IN-1', `a listener changed the execution's ${tamper.changed.join(', ')}`)
   const body = entered.find((x) => x.stage === 'body')
@@ -244,6 +299,8 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   const decidedAt = decisionPoint(trace, callId, e)
   const finalizeDetail = entered.find((x) => x.stage === 'finalize')?.detail
   const finalizerSaw = parseDetail(finalizeDetail)
+  // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
+  if (secondNextReran(scenario, trace, callId)) e = { ...e, outcome: { ...e.outcome, contexts: undefined } }
   judgeOutcome(e, result, record.code, v, abortAt >= 0, decidedAt >= 0 && abortAt > decidedAt, nestedConclusion(trace, callId), finalizerSaw)
 }
 
@@ -253,6 +310,12 @@ function parseDetail(detail: string | undefined): unknown {
   } catch {
     return undefined
   }
+}
+
+function judgeIllTyped(record: CallRecord, v: (clause: string, detail: string) => void): void {
+  if (record.rejected !== undefined) return v('IN-5', `execute rejected an ill-typed input: ${record.rejected}`)
+  const isError = (record.result as { isError?: unknown } | undefined)?.isError
+  if (isError !== true) v('IN-5', record.result ? 'an ill-typed input did not end as an error outcome' : 'execute did not settle')
 }
 
 function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {
@@ -313,7 +376,9 @@ function judgeOutcome(
   if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) v('META-2', 'the outcome does not survive a JSON round trip')
   const expected = e.outcome
   if (aborted && abortedAfterDecision) {
-    if (!result.isError || code === 'ABORTED' || (expected.code !== undefined && code !== expected.code)) {
+    // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
+    const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code
+    if (!result.isError || code === 'ABORTED' || !codeKept) {
       v('CAN-4', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
     return
@@ -327,9 +392,9 @@ function judgeOutcome(
   if (result.isError !== expected.isError) {
     return v(expected.clause, `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
-  if (expected.code !== undefined && code !== expected.code && !expected.in2First) v(expected.clause, `error code ${code}, expected ${expected.code}`)
+  if (expected.code !== undefined && code !== expected.code && !expected.in2First) v(expected.codeClause ?? expected.clause, `error code ${code}, expected ${expected.code}`)
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
-    if (!result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
+    if (!Array.isArray(result.content) || !result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)) v('OUT-3', 'a thrown body left no model-readable text in content')
   }
   if (!result.isError) {
     if (expected.value !== undefined && !deepEqualJson(result.value, expected.value)) v(expected.clause, 'the published value differs from the one the tool produced')
@@ -362,7 +427,8 @@ export function shapeProblem(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return 'the outcome is not an object'
   const r = result as Record<string, unknown>
   if (typeof r.isError !== 'boolean') return 'isError is not a boolean'
-  if (!Array.isArray(r.content)) return 'content is not an array'
+  // Content of the wrong shape is OUT-5's (S); no content at all is a shape of its own.
+  if (r.content === undefined) return 'the outcome has no content'
   if (r.isError) {
     if ('value' in r) return 'a failure carries a value'
     if (typeof r.error !== 'object' || r.error === null || typeof (r.error as { message?: unknown }).message !== 'string') return 'a failure has no error.message'
@@ -373,6 +439,26 @@ export function shapeProblem(result: unknown): string | undefined {
     if ('concludesTurn' in r && r.concludesTurn !== true) return 'concludesTurn is present but not true'
   }
   return undefined
+}
+
+/** Content that is not a ContentBlock[], or contexts that are not UserMessages, published (OUT-5). */
+function publishedShapeProblem(result: unknown): string | undefined {
+  const r = result as { content?: unknown; additionalContexts?: unknown } | null
+  if (typeof r !== 'object' || r === null) return undefined
+  if (!isBlocks(r.content)) return 'the published content is not a ContentBlock[]'
+  const contexts = r.additionalContexts
+  if (contexts === undefined) return undefined
+  const messages = Array.isArray(contexts) && contexts.every((m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user' && isBlocks((m as { content?: unknown }).content))
+  return messages ? undefined : 'the published additionalContexts are not UserMessages'
+}
+
+function isBlocks(content: unknown): boolean {
+  return Array.isArray(content) && content.every((b) => {
+    if (typeof b !== 'object' || b === null) return false
+    const block = b as Record<string, unknown>
+    if (block.type === 'text') return typeof block.text === 'string'
+    return block.type === 'image' && typeof block.mimeType === 'string' && typeof block.data === 'string'
+  })
 }
 
 export function deepEqualJson(a: unknown, b: unknown): boolean {

@@ -32,8 +32,8 @@ export interface Expected {
   postEntered: number
   finalizeRuns: boolean
   outcome: PredictedOutcome
-  /** Parallel only when MODE-1 says so. */
-  mode: 'parallel' | 'exclusive'
+  /** Parallel only when MODE-1 says so; unconstrained for arguments that are not lossless JSON (MODE-2). */
+  mode: 'parallel' | 'exclusive' | 'unconstrained'
   /** An `ask` on a call with no agent: forwarding it and denying it without asking both conform (APR-1). */
   agentlessAsk?: boolean
   /** A nested call (one with `parent`, dispatched by a body): it may omit `meta` (OUT-2). */
@@ -47,6 +47,8 @@ export interface PredictOptions {
   defineAtEntry?: boolean
   /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
   nested?: CallSpec
+  /** OUT-5's other branch for these sources: lossless content of the wrong shape published as it is. */
+  lax?: ReadonlySet<ShapeSource>
 }
 
 export interface PredictedOutcome {
@@ -59,6 +61,8 @@ export interface PredictedOutcome {
    * provided a call to a missing tool with the same arguments ends the same way (CODE-1).
    */
   in2First?: boolean
+  /** The clause that demands `code`, when not `clause` (a thrown code is OUT-4's, an S clause). */
+  codeClause?: string
   value?: unknown
   contexts?: unknown[]
   /** Other context lists that conform (CTX-1: a pipeline error may drop the deferred contexts). */
@@ -81,7 +85,30 @@ export function visibleTool(scenario: Scenario, call: CallSpec, nested = false):
   return own ?? scenario.tools.find((t) => t.name === call.tool && t.scope === undefined)
 }
 
+/**
+ * Where a projection, finalizer, post-execute decision or deferred context gives lossless JSON of
+ * the wrong shape, OUT-5 (S) wants INVALID_TOOL_OUTPUT; an implementation may instead publish it as
+ * it is. `lax` names the sources predicted on that second branch, so R clauses hold on either.
+ */
+export type ShapeSource = 'render' | 'finalize' | 'post-content' | 'contexts'
+const shapes = { lax: new Set<ShapeSource>() as ReadonlySet<ShapeSource>, met: new Set<ShapeSource>() }
+const misshapen = (source: ShapeSource): boolean => (shapes.met.add(source), shapes.lax.has(source))
+// An INVALID_TOOL_OUTPUT a later stage makes is a pipeline error: it may drop the contexts (CTX-1).
+const outOfShape = (contexts: unknown[] | undefined): PredictedOutcome => ({ isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-5', ...(contexts ? { contexts, contextsAlt: [[]] } : {}) })
+
+/** The shape sources a call meets, on the strict branch or the lax one. */
+export function shapeSources(scenario: Scenario, callIndex: number): ShapeSource[] {
+  const met = new Set<ShapeSource>()
+  for (const lax of [new Set<ShapeSource>(), new Set<ShapeSource>(['render', 'finalize', 'post-content', 'contexts'])]) {
+    predict(scenario, callIndex, { lax })
+    for (const source of shapes.met) met.add(source)
+  }
+  return [...met]
+}
+
 export function predict(scenario: Scenario, callIndex: number, options: PredictOptions = {}): Expected {
+  shapes.lax = options.lax ?? new Set()
+  shapes.met = new Set()
   const call = options.nested ?? scenario.calls[callIndex]!
   const nested = options.nested !== undefined
   const agent = call.malformed ? undefined : call.agent
@@ -108,8 +135,9 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
   }
   if (nested) e.nested = true
   if (!tool) {
+    // An ill-typed input is IN-5's (S) alone: it resolves with an error outcome.
     if (call.malformed) {
-      e.outcome = { isError: true, clause: 'IN-4' }
+      e.outcome = { isError: true, clause: 'IN-5' }
       return e
     }
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
@@ -177,14 +205,17 @@ function finalized(e: Expected, tool: ToolSpec, outcome: PredictedOutcome): Expe
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)
     } else if (isContent(fin.value)) outcome = { ...outcome, content: jsonOf(fin.value), clause: outcome.clause }
-    else outcome = { isError: true, clause: 'META-1' }
+    else if (!isLosslessDesc(fin.value)) outcome = { isError: true, clause: 'META-1' }
+    else if (misshapen('finalize')) outcome = { ...outcome, content: jsonOf(fin.value) }
+    else outcome = outOfShape(undefined)
   }
   e.outcome = outcome
   return e
 }
 
-function predictMode(tool: ToolSpec | undefined, call: CallSpec): 'parallel' | 'exclusive' {
-  if (!tool || !isLosslessDesc(call.args)) return 'exclusive'
+function predictMode(tool: ToolSpec | undefined, call: CallSpec): Expected['mode'] {
+  if (!tool) return 'exclusive'
+  if (!isLosslessDesc(call.args)) return 'unconstrained'
   if (tool.define && !matchesSchema(jsonOf(tool.parameters), jsonOf(call.args))) return 'exclusive'
   const c = tool.classifier
   if (c.kind === 'returns' || c.kind === 'getter-returns') return c.value === true ? 'parallel' : 'exclusive'
@@ -262,15 +293,17 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec): PredictedOutcome {
     if (step.kind === 'defer') contexts.push(step.context)
     if (step.kind === 'conclude') concludes = true
   }
-  const valid = contexts.filter((c) => isLosslessDesc(c) && isUserMessage(c))
-  const contextJson = valid.map(jsonOf)
+  const lossless = contexts.filter((c) => isLosslessDesc(c))
+  const shapeless = lossless.some((c) => !isUserMessage(c)) && !misshapen('contexts')
+  const contextJson = (shapeless ? lossless.filter(isUserMessage) : lossless).map(jsonOf)
   // A sibling context that is not lossless JSON makes a pipeline error, which may drop the rest (CTX-1).
-  if (valid.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson, contextsAlt: [[]] }
+  if (lossless.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson, contextsAlt: [[]] }
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)
-    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code } : {}), contexts: contextJson }
+    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson }
   }
+  if (shapeless) return outOfShape(contextJson)
   const result = successOf(tool, unwrapPromise(out.value), 'OUT-1', contextJson, concludes)
   if (out.kind === 'until-aborted' && !result.isError) return { isError: true, code: 'ABORTED', clause: 'CAN-3', contexts: contextJson }
   return result
@@ -280,7 +313,10 @@ function successOf(tool: ToolSpec, value: ValueDesc, clause: string, contexts: u
   if (!isLosslessDesc(value) || !matchesSchema(jsonOf(tool.outputSchema), jsonOf(value))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause, contexts }
   }
-  if (!projectionOk(tool.render, true) || (tool.meta && !projectionOk(tool.meta, false))) {
+  const render = tool.render
+  const renderShapeless = render.kind === 'returns' && isLosslessDesc(render.value) && !isContent(render.value)
+  if (renderShapeless && !misshapen('render')) return outOfShape(contexts)
+  if ((!renderShapeless && !projectionOk(render, true)) || (tool.meta && !projectionOk(tool.meta, false))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-2', contexts }
   }
   return { isError: false, clause, value: jsonOf(value), contexts, concludes, meta: metaOf(tool, jsonOf(value)) }
@@ -325,13 +361,23 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (!isObjectDesc(v) || Array.isArray(v)) return failed
   const [kind, feedback, value, content, extra] = ['kind', 'feedback', 'value', 'content', 'additionalContexts'].map((k) => readField(v, k))
   if ([kind, feedback, value, content, extra].includes(THROWS)) return failed
-  const contextsOk = extra === undefined || (isLosslessDesc(extra as ValueDesc) && Array.isArray(extra) && extra.every(isUserMessage))
-  if (!contextsOk) return failed
-  const added = extra === undefined ? [] : (jsonOf(extra as ValueDesc) as unknown[])
-  const contexts = [...(before.contexts ?? []), ...added]
-  const alt = (o: PredictedOutcome): PredictedOutcome => (before.contextsAlt ? { ...o, contextsAlt: before.contextsAlt.map((c) => [...c, ...added]) } : o)
+  if (extra !== undefined && !isLosslessDesc(extra as ValueDesc)) return failed
+  const shaped = extra === undefined || (Array.isArray(extra) && extra.every(isUserMessage))
+  if (!shaped && !misshapen('contexts')) return outOfShape(before.contexts)
+  // A lax registry appends a misshapen array as it is; what it makes of a non-array is its own.
+  const added = extra === undefined ? [] : Array.isArray(extra) ? (jsonOf(extra as ValueDesc) as unknown[]) : undefined
+  const contexts = added === undefined ? undefined : [...(before.contexts ?? []), ...added]
+  /** CTX-1's alternatives (contexts a pipeline error may drop), extended by what this decision adds. */
+  const alt = (o: PredictedOutcome): PredictedOutcome =>
+    before.contextsAlt && added !== undefined && o.contexts !== undefined ? { ...o, contextsAlt: before.contextsAlt.map((c) => [...c, ...added]) } : o
+  /** Content given by the decision: well-shaped, lossless of the wrong shape (OUT-5), or malformed. */
+  const given = (desc: ValueDesc | undefined): 'ok' | 'misshapen' | 'malformed' =>
+    desc === undefined || !isLosslessDesc(desc) ? 'malformed' : isContent(desc) ? 'ok' : 'misshapen'
   if (kind === 'block') {
-    return feedback !== undefined && isContent(feedback as ValueDesc) ? alt({ isError: true, clause: 'PST-1', contexts, content: jsonOf(feedback as ValueDesc) }) : failed
+    const fed = given(feedback as ValueDesc | undefined)
+    if (fed === 'malformed') return failed
+    if (fed === 'misshapen' && !misshapen('post-content')) return outOfShape(before.contexts)
+    return alt({ isError: true, clause: 'PST-1', ...(contexts ? { contexts } : {}), content: jsonOf(feedback as ValueDesc) })
   }
   if (kind !== 'accept') return failed
   const hasValue = isPlainDesc(v) && 'value' in (v as object)
@@ -339,13 +385,22 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (hasValue && hasContent) return failed
   if (hasValue) {
     if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts, ...(before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}) }
-    return alt(successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts, before.concludes ?? false))
+    const replaced = successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts ?? [], before.concludes ?? false)
+    return alt(contexts ? replaced : withoutContexts(replaced))
   }
   if (hasContent) {
-    if (!isContent(content as ValueDesc)) return failed
-    return alt({ ...before, clause: before.isError ? 'PST-2' : 'PST-1', contexts, content: jsonOf(content as ValueDesc) })
+    const shape = given(content as ValueDesc)
+    if (shape === 'malformed') return failed
+    if (shape === 'misshapen' && !misshapen('post-content')) return outOfShape(before.contexts)
+    return alt(withoutContexts({ ...before, clause: before.isError ? 'PST-2' : 'PST-1', content: jsonOf(content as ValueDesc) }, contexts))
   }
-  return alt({ ...before, contexts })
+  return alt(withoutContexts({ ...before }, contexts))
+}
+
+/** The outcome with `contexts` in place, or with none predicted when they are unconstrained. */
+function withoutContexts(outcome: PredictedOutcome, contexts?: unknown[]): PredictedOutcome {
+  const { contexts: _dropped, ...rest } = outcome
+  return contexts ? { ...rest, contexts } : rest
 }
 
 function thrownCode(thrown: ValueDesc): string | undefined {

@@ -192,4 +192,22 @@ describe('PST: tools/post-execute', () => {
     })
     expect((await registry.execute(call('echo'))).isError).toBe(true)
   })
+
+  it.each([
+    ['accept content that is not an array', { kind: 'accept', content: 'text' }],
+    ['block feedback with a malformed block', { kind: 'block', feedback: [{ type: 'video' }] }],
+    ['contexts that are not user messages', { kind: 'accept', additionalContexts: [{ role: 'assistant', content: [] }] }],
+  ])('OUT-5 a decision with %s (lossless JSON of the wrong shape) ends as INVALID_TOOL_OUTPUT', async (_label, decision) => {
+    const registry = withPost(decide(decision))
+    const result = await registry.execute(call('echo'))
+    expect(result.isError).toBe(true)
+    expect(codeOf(result)).toBe('INVALID_TOOL_OUTPUT')
+  })
+
+  it('PST-3 a decision whose content is not lossless JSON stays a malformed decision (no code)', async () => {
+    const registry = withPost(decide({ kind: 'accept', content: [{ type: 'text', text: 1n }] }))
+    const result = await registry.execute(call('echo'))
+    expect(result.isError).toBe(true)
+    expect(codeOf(result)).toBeUndefined()
+  })
 })

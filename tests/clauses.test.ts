@@ -1,0 +1,29 @@
+// The clause catalogue is SPEC.md's text: every id, level, profile and whole rule, in order; the
+// in-repo copy of SPEC.md is the shared one byte for byte whenever the shared one is beside the repo.
+import { existsSync, readFileSync } from 'node:fs'
+import { execa } from 'execa'
+import { describe, expect, it } from 'vitest'
+import { parseSpecClauses } from '../harness/catalogue/parse-spec.js'
+import { CLAUSES } from '../harness/clauses.js'
+
+const inRepo = readFileSync(new URL('../harness/SPEC.md', import.meta.url), 'utf8')
+const shared = new URL('../../shared/SPEC.md', import.meta.url)
+
+describe('clause catalogue', () => {
+  it('equals the clauses of harness/SPEC.md: ids, levels, profiles and whole rules, in order', () => {
+    const fromSpec = parseSpecClauses(inRepo)
+    expect(fromSpec.length).toBeGreaterThan(60)
+    expect(CLAUSES.map((c) => ({ ...c }))).toEqual(fromSpec)
+    expect(CLAUSES.filter((c) => c.rule.endsWith('…')).map((c) => c.id)).toEqual([])
+  })
+
+  it.runIf(existsSync(shared))('harness/SPEC.md is ../shared/SPEC.md byte for byte', () => {
+    expect(readFileSync(shared).equals(Buffer.from(inRepo))).toBe(true)
+  })
+
+  it('toolreg clauses prints every rule whole', async () => {
+    const run = await execa('node', ['harness/cli/toolreg.mjs', 'clauses'], { reject: false })
+    expect(run.exitCode).toBe(0)
+    for (const c of CLAUSES) expect(run.stdout).toContain(`${c.id.padEnd(7)} ${c.level.padEnd(5)} ${c.profile.padEnd(8)} ${c.rule}`)
+  }, 60_000)
+})

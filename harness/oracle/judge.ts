@@ -82,7 +82,7 @@ function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: 
   const e = predict(scenario, index, base)
   const hooked = trace.events.some((x) => (x.ev === 'enter' && ['pre', 'guard', 'wrapper', 'post'].includes(x.stage) && x.call === callId) || (x.ev === 'approval-request' && x.call === callId))
   // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
-  if (e.outcome.clause === 'DEF-5' && !hooked) return predict(scenario, index, { ...base, defineAtEntry: true })
+  if (e.defineRefuses && !hooked) return predict(scenario, index, { ...base, defineAtEntry: true })
   if (!e.agentlessAsk) return e
   const asked = trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)
   return asked ? e : predict(scenario, index, { ...base, denyAgentlessAsk: true })

@@ -38,6 +38,8 @@ export interface Expected {
   agentlessAsk?: boolean
   /** A nested call (one with `parent`, dispatched by a body): it may omit `meta` (OUT-2). */
   nested?: boolean
+  /** The arguments are invalid for a `defineTool` tool: the hooks may see the call or not (DEF-5). */
+  defineRefuses?: boolean
 }
 
 export interface PredictOptions {
@@ -149,6 +151,7 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
   if (!isLosslessDesc(call.args)) return ended(e, tool, { isError: true, clause: 'IN-2' })
   if (call.abortAtEntry) return ended(e, tool, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
   // The routing row for arguments invalid for a defineTool tool: the hooks "may" see the call.
+  if (bodyNeverRuns(tool, call)) e.defineRefuses = true
   if (options.defineAtEntry && bodyNeverRuns(tool, call)) return ended(e, tool, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
   const pre = preWaterfall(scenario.pre, e.pre)
@@ -301,7 +304,9 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec): PredictedOutcome {
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)
-    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson }
+    // Beside a misshapen context, OUT-5 (S) makes this a pipeline error, which may drop the contexts (CTX-1).
+    const dropped = shapeless ? { contextsAlt: [[]] } : {}
+    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson, ...dropped }
   }
   if (shapeless) return outOfShape(contextJson)
   const result = successOf(tool, unwrapPromise(out.value), 'OUT-1', contextJson, concludes)

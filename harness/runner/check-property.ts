@@ -9,6 +9,9 @@ import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import { violationsOf, type CaseOutcome, type ConformanceProperty } from './property.js'
 import { replayScheduler } from './replay-scheduler.js'
+import { mismatchFor, restrictScenario, seamMismatches, seamsOf } from '../seams.js'
+import { SCENARIO_PROPERTIES } from './scenario-property.js'
+import type { Scenario } from '../scenario/types.js'
 
 export interface CheckOptions {
   runs: number
@@ -45,6 +48,8 @@ class AdapterError extends Error {}
 
 export async function checkProperty(property: ConformanceProperty, adapter: ConformanceAdapter, options: CheckOptions): Promise<PropertyVerdict> {
   let last: Omit<Failure, 'seed' | 'path' | 'numRuns' | 'numShrinks'> | undefined
+  const mismatch = mismatchFor(property.id, await seamProblems(adapter))
+  if (mismatch) return { status: 'error', error: mismatch }
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
     const run = () => property.run(adapter, testCase, scheduler)
     const outcome = await (options.supervise ? options.supervise(testCase, run) : run())
@@ -54,7 +59,7 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     last = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
     return false
   }
-  const details = await fc.check(fc.asyncProperty(property.arbitrary, fc.scheduler(), predicate), {
+  const details = await fc.check(fc.asyncProperty(arbitraryFor(property, adapter), fc.scheduler(), predicate), {
     numRuns: options.runs,
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
@@ -76,4 +81,19 @@ function releasedOrder(scheduler: fc.Scheduler): number[] {
     .report()
     .filter((item) => item.status !== 'pending')
     .map((item) => item.taskId)
+}
+
+/** A scenario property's cases, cut down to the adapter's declared seams (harness/seams.ts). */
+function arbitraryFor(property: ConformanceProperty, adapter: ConformanceAdapter): fc.Arbitrary<unknown> {
+  if (adapter.seams === undefined || !SCENARIO_PROPERTIES.has(property)) return property.arbitrary
+  const seams = seamsOf(adapter)
+  return (property.arbitrary as fc.Arbitrary<Scenario>).map((scenario) => restrictScenario(scenario, seams))
+}
+
+const problems = new WeakMap<ConformanceAdapter, Promise<string[]>>()
+function seamProblems(adapter: ConformanceAdapter): Promise<string[]> {
+  if (adapter.seams === undefined) return Promise.resolve([])
+  let found = problems.get(adapter)
+  if (!found) problems.set(adapter, (found = seamMismatches(adapter).catch(() => [])))
+  return found
 }

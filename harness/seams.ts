@@ -10,7 +10,7 @@
  * doing the library's job, and its verdicts say nothing about the library.
  */
 import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './adapter.js'
-import type { Scenario, ToolSpec } from './scenario/types.js'
+import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
 
 export const SEAMS = [
   /** Definitions are checked when registered: missing output, duplicates, non-JSON parameters. */
@@ -19,7 +19,10 @@ export const SEAMS = [
   'projection',
   /** `executionMode`: per-call concurrency classification. */
   'classification',
-  /** Arguments snapshotted as lossless JSON and frozen before any stage. */
+  /**
+   * Execution inputs checked and arguments snapshotted as lossless JSON, frozen, before any stage.
+   * Without it, calls carry JSON arguments only and well-typed inputs (a model sends JSON text).
+   */
   'input-snapshot',
   /** A fresh per-execution token every stage sees. */
   'execution-token',
@@ -39,6 +42,8 @@ export const SEAMS = [
   'presentation',
   /** A thrown body becomes an error outcome the model can read. */
   'error-conversion',
+  /** A thrown value's own string `code` kept as the outcome's error code. */
+  'error-codes',
   /** `onPostExecute`: listeners that accept, replace or block a result. */
   'post-execute',
   /** `finalizeContent`: a per-tool last word on the content. */
@@ -94,7 +99,7 @@ export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
   'OUT-1': ['output-validation'],
   'OUT-2': ['rendering'],
   'OUT-3': ['error-conversion'],
-  'OUT-4': ['error-conversion'],
+  'OUT-4': ['error-conversion', 'error-codes'],
   'PST-1': ['post-execute'],
   'PST-2': ['post-execute'],
   'PST-3': ['post-execute'],
@@ -150,13 +155,36 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
     wrappers: keep('around-wrapper', scenario.wrappers),
     post: keep('post-execute', scenario.post),
     observers: keep('result-observers', scenario.observers),
-    calls: seams.has('cancellation') ? scenario.calls : scenario.calls.map(({ abortAtEntry: _a, abortScheduled: _s, ...call }) => call),
+    calls: scenario.calls.filter((call) => seams.has('input-snapshot') || call.malformed === undefined).map((call) => restrictCall(call, seams)),
   }
 }
 
+function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
+  const { abortAtEntry, abortScheduled, ...rest } = call
+  const out: CallSpec = seams.has('cancellation') ? call : rest
+  if (!seams.has('input-snapshot') && !isPlainJson(call.args)) return { ...out, args: {} }
+  return out
+}
+
+function withoutCode(thrown: ValueDesc): ValueDesc {
+  if (thrown === null || typeof thrown !== 'object' || Array.isArray(thrown) || !('$' in thrown) || thrown.$ !== 'error') return thrown
+  return { $: 'error' }
+}
+
+/** A value description without tagged (`$`) parts: what a model's JSON text can carry. */
+function isPlainJson(desc: ValueDesc): boolean {
+  if (desc === null || typeof desc !== 'object') return typeof desc !== 'number' || Number.isFinite(desc)
+  if (Array.isArray(desc)) return desc.every(isPlainJson)
+  return !('$' in desc) && Object.values(desc).every(isPlainJson)
+}
+
 function restrictTool(tool: ToolSpec, seams: ReadonlySet<Seam>): ToolSpec {
-  const { finalize, presentCall, timeoutMs, ...rest } = tool
+  const { finalize, presentCall, timeoutMs, meta, ...rest } = tool
   const out: ToolSpec = { ...rest }
+  // A layer that never renders or validates cannot fail there: predictions must not assume it does.
+  if (!seams.has('rendering')) out.render = { kind: 'json-text' }
+  else if (meta) out.meta = meta
+  if (!seams.has('output-validation')) out.outputSchema = {}
   if (finalize && seams.has('finalize')) out.finalize = finalize
   if (presentCall && seams.has('presentation')) out.presentCall = presentCall
   if (timeoutMs !== undefined && seams.has('timeouts')) out.timeoutMs = timeoutMs
@@ -164,7 +192,9 @@ function restrictTool(tool: ToolSpec, seams: ReadonlySet<Seam>): ToolSpec {
     step.kind === 'defer' || step.kind === 'conclude' ? seams.has('turn-context') : step.kind === 'dispatch' ? seams.has('nested-calls') : true,
   )
   // A body that waits for its signal can only end through cancellation.
-  const outcome = tool.body.outcome.kind === 'until-aborted' && !seams.has('cancellation') ? { kind: 'return' as const, value: tool.body.outcome.value } : tool.body.outcome
+  let outcome = tool.body.outcome.kind === 'until-aborted' && !seams.has('cancellation') ? { kind: 'return' as const, value: tool.body.outcome.value } : tool.body.outcome
+  // Without error codes, a thrown error carries none: other clauses must not expect one.
+  if ((outcome.kind === 'throw' || outcome.kind === 'reject') && !seams.has('error-codes')) outcome = { ...outcome, thrown: withoutCode(outcome.thrown) }
   out.body = { steps, outcome }
   return out
 }

@@ -67,16 +67,19 @@ describe('seams', () => {
       wrappers: [{ timing: 'sync', action: { kind: 'pass' } }],
       post: [{ timing: 'sync', decision: { kind: 'delegate' } }],
       observers: [{ throws: true }],
-      calls: [{ tool: 't', args: {}, abortScheduled: true }],
+      calls: [{ tool: 't', args: {}, abortScheduled: true }, { tool: 't', args: { n: { $: 'bigint' } } }, { tool: 't', args: {}, malformed: 'no-signal' }],
     }
     const cut = restrictScenario(s, new Set<Seam>(['error-conversion']))
     expect([cut.pre, cut.guards, cut.wrappers, cut.post, cut.observers]).toEqual([[], [], [], [], []])
     expect(cut.config).toEqual({})
     expect(cut.tools[0]).not.toHaveProperty('finalize')
     expect(cut.tools[0]).not.toHaveProperty('timeoutMs')
+    expect(restrictScenario({ ...s, tools: [{ ...s.tools[0]!, render: { kind: 'throws' }, outputSchema: { type: 'string' } }] }, new Set<Seam>()).tools[0]).toMatchObject({ render: { kind: 'json-text' }, outputSchema: {} })
     expect(cut.tools[0]!.body).toEqual({ steps: [{ kind: 'await' }], outcome: { kind: 'return', value: 1 } })
-    expect(cut.calls).toEqual([{ tool: 't', args: {} }])
+    expect(cut.calls).toEqual([{ tool: 't', args: {} }, { tool: 't', args: {} }])
     expect(restrictScenario(s, new Set(SEAMS))).toEqual(s)
+    const coded: Scenario = { ...s, tools: [{ ...s.tools[0]!, body: { steps: [], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }] }
+    expect(restrictScenario(coded, new Set<Seam>(['error-conversion'])).tools[0]!.body.outcome).toEqual({ kind: 'throw', thrown: { $: 'error' } })
   })
 
   it('a declared seam whose method is missing: one line naming the adapter and the seam; its clauses error, others get verdicts', async () => {

@@ -26,8 +26,14 @@ export const SEAMS = [
   'input-snapshot',
   /** A fresh per-execution token every stage sees. */
   'execution-token',
-  /** `onPreExecute`: a decision waterfall before the call (allow / deny / ask). */
+  /** `onPreExecute`: a waterfall of listeners before the call, in order, each may delegate. */
   'pre-execute',
+  /**
+   * One decision before the call (allow / deny / ask), in the library's words: an approval
+   * predicate or policy function. Implied by `pre-execute`. Without the waterfall, scenarios keep
+   * at most one unscoped listener.
+   */
+  'pre-decision',
   /** The approval service of `RegistryConfig.approval`, asked when a decision asks. */
   'approval',
   /** `guard`: deny-only checks after the decision. */
@@ -79,16 +85,16 @@ export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
   'IN-2': ['input-snapshot'],
   'IN-3': ['execution-token'],
   'PRE-1': ['pre-execute'],
-  'PRE-2': ['pre-execute'],
-  'PRE-3': ['pre-execute'],
-  'PRE-4': ['pre-execute'],
-  'PRE-5': ['pre-execute'],
+  'PRE-2': ['pre-decision'],
+  'PRE-3': ['pre-decision'],
+  'PRE-4': ['pre-decision'],
+  'PRE-5': ['pre-decision'],
   'PRE-6': ['pre-execute', 'cancellation'],
   'PRE-7': ['pre-execute'],
   'PRE-8': ['pre-execute'],
-  'APR-1': ['pre-execute', 'approval'],
-  'APR-2': ['pre-execute', 'approval'],
-  'APR-3': ['pre-execute', 'approval', 'guards'],
+  'APR-1': ['pre-decision', 'approval'],
+  'APR-2': ['pre-decision', 'approval'],
+  'APR-3': ['pre-decision', 'approval', 'guards'],
   'GRD-1': ['guards'],
   'GRD-2': ['guards'],
   'GRD-3': ['guards'],
@@ -125,7 +131,9 @@ export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
 
 /** The seams an adapter has: its declaration, or every seam when it declares none. */
 export function seamsOf(adapter: Pick<ConformanceAdapter, 'seams'>): ReadonlySet<Seam> {
-  return new Set(adapter.seams ?? SEAMS)
+  const seams = new Set<Seam>(adapter.seams ?? SEAMS)
+  if (seams.has('pre-execute')) seams.add('pre-decision')
+  return seams
 }
 
 /** The first seam a clause needs that the adapter lacks, if any. */
@@ -150,7 +158,7 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
     ...scenario,
     config,
     tools: scenario.tools.map((tool) => restrictTool(tool, seams)),
-    pre: keep('pre-execute', scenario.pre),
+    pre: seams.has('pre-execute') ? scenario.pre : seams.has('pre-decision') ? scenario.pre.slice(0, 1).map(({ scope: _s, tamper: _t, ...pre }) => pre) : [],
     guards: keep('guards', scenario.guards),
     wrappers: keep('around-wrapper', scenario.wrappers),
     post: keep('post-execute', scenario.post),
@@ -204,6 +212,7 @@ const SEAM_METHODS: Partial<Record<Seam, keyof RegistryUnderTest>> = {
   projection: 'schemas',
   classification: 'executionMode',
   'pre-execute': 'onPreExecute',
+  'pre-decision': 'onPreExecute',
   guards: 'guard',
   'around-wrapper': 'onExecute',
   'post-execute': 'onPostExecute',

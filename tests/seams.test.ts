@@ -23,6 +23,13 @@ const reportOf = (adapter: ConformanceAdapter) =>
   buildReport({ adapter, seed: 1, runs: 1, durationMs: 1, properties: PROPERTIES, results: [], selected: [], unhandled: [], version: 'test' })
 
 describe('seams', () => {
+  it('a waterfall implies a single decision; a single decision is not a waterfall', () => {
+    const decisionOnly: ConformanceAdapter = { ...reference, seams: ['pre-decision'] }
+    expect(applicable(property('PRE-2'), decisionOnly)).toBe(true)
+    expect(applicable(property('PRE-1'), decisionOnly)).toBe(false)
+    expect(applicable(property('PRE-2'), { ...reference, seams: ['pre-execute'] })).toBe(true)
+  })
+
   it('names only known clauses and seams', () => {
     for (const [clause, seams] of Object.entries(CLAUSE_SEAMS)) {
       expect(CLAUSE_IDS).toContain(clause)
@@ -78,6 +85,8 @@ describe('seams', () => {
     expect(cut.tools[0]!.body).toEqual({ steps: [{ kind: 'await' }], outcome: { kind: 'return', value: 1 } })
     expect(cut.calls).toEqual([{ tool: 't', args: {} }, { tool: 't', args: {} }])
     expect(restrictScenario(s, new Set(SEAMS))).toEqual(s)
+    const two: Scenario = { ...s, pre: [{ scope: 'A', tamper: true, timing: 'await', decision: { kind: 'throws' } }, { timing: 'sync', decision: { kind: 'delegate' } }] }
+    expect(restrictScenario(two, new Set<Seam>(['pre-decision'])).pre).toEqual([{ timing: 'await', decision: { kind: 'throws' } }])
     const coded: Scenario = { ...s, tools: [{ ...s.tools[0]!, body: { steps: [], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }] }
     expect(restrictScenario(coded, new Set<Seam>(['error-conversion'])).tools[0]!.body.outcome).toEqual({ kind: 'throw', thrown: { $: 'error' } })
   })

@@ -100,11 +100,17 @@ export function peerMatrix(runs: readonly PeerRun[], options: Pick<PeersOptions,
     `| clause | ${head.join(' | ')} |`,
     `|---|${head.map(() => '---').join('|')}|`,
   ]
+  const nowhere: string[] = []
   for (const clause of CLAUSES.filter((c) => c.level !== 'claim')) {
     const cells = runs.map((r) => cell(r, r.report?.clauses.find((c) => c.id === clause.id)))
-    if (cells.every((c) => c.startsWith('n/a (the adapter'))) continue
+    if (cells.every((c) => c.startsWith('n/a'))) {
+      const reasons = [...new Set(cells.map((c) => c.replace(/^n\/a \((.*)\)$/, '$1')))]
+      nowhere.push(`${clause.id} (${reasons.join('; ')})`)
+      continue
+    }
     lines.push(`| ${clause.id} | ${cells.join(' | ')} |`)
   }
+  if (nowhere.length > 0) lines.push('', `Not applicable to any of these libraries: ${nowhere.join(', ')}.`)
   const errors = runs.flatMap((r) => [...(r.error ? [r.error] : []), ...(r.report?.errors ?? [])].map((e) => `- ${r.peer.library}@${r.peer.version}: ${e}`))
   if (errors.length > 0) lines.push('', '**Harness errors**', '', ...errors)
   lines.push('', `Times: ${runs.map((r) => `${r.peer.library}@${r.peer.version} ${(r.ms / 1000).toFixed(0)}s`).join(', ')}.`)

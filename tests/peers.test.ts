@@ -15,6 +15,9 @@ import type { Scenario } from '../harness/scenario/types.js'
 import type { Trace } from '../harness/scenario/trace.js'
 import { PROPERTIES } from '../suites/index.js'
 import { PEERS } from '../fixtures/adapters/peers/index.js'
+import { peerMatrix, type PeerRun } from '../harness/cli/peers.js'
+import { buildReport } from '../harness/report/build-report.js'
+import { agentsAdapter } from '../fixtures/adapters/peers/openai-agents/adapter.js'
 import ai18 from '../fixtures/adapters/peers/ai-sdk/7.0.18.js'
 import ai19 from '../fixtures/adapters/peers/ai-sdk/7.0.19.js'
 import agents135 from '../fixtures/adapters/peers/openai-agents/0.13.5.js'
@@ -61,6 +64,28 @@ describe('peer adapters', () => {
     expect((await checkProperty(property('OUT-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
     expect((await checkProperty(property('GRD-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
   }, 60_000)
+})
+
+describe('the peer matrix', () => {
+  it('shows passed, failed with its counterexample, and not applicable with the missing seam', () => {
+    const report = buildReport({
+      adapter: agents140, seed: 1, runs: 1, durationMs: 1, properties: PROPERTIES, selected: [], unhandled: [], version: 'test',
+      results: [
+        { clause: 'GRD-1', status: 'failed', counterexample: 'reports/peers/x/GRD-1-seed1.json' } as never,
+        { clause: 'GRD-3', status: 'passed', numRuns: 1 } as never,
+      ],
+    })
+    const run: PeerRun = { peer: PEERS.find((p) => p.library === 'openai-agents')!, report, exitCode: 1, ms: 1 }
+    const rows = peerMatrix([run], { runs: 1, seed: 1 }).split('\n')
+    expect(rows.find((r) => r.startsWith('| GRD-1 |'))).toBe('| GRD-1 | [**FAIL**](peers/x/GRD-1-seed1.json) |')
+    expect(rows.find((r) => r.startsWith('| GRD-3 |'))).toBe('| GRD-3 | pass |')
+    expect(rows.some((r) => r.startsWith('| PST-1 |'))).toBe(false)
+    expect(rows.find((r) => r.startsWith('Not applicable to any'))).toContain('PST-1 (no post-execute)')
+  })
+
+  it('a library version that is not installed is one error naming the adapter', async () => {
+    await expect(agentsAdapter('agents-core-0.0.0-missing', '0.0.0').create({})).rejects.toThrow(/^adapter openai-agents@0\.0\.0: agents-core-0\.0\.0-missing is not installed/)
+  })
 })
 
 describe('faults the generated cases find', () => {

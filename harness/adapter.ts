@@ -33,6 +33,10 @@ export interface ConformanceAdapter {
   /**
    * The seams the library behind this adapter really has (harness/seams.ts); absent = every seam.
    * A clause needing a seam not listed is `not applicable (no <seam> seam)`, never passed.
+   * Declare only what the library implements, and translate without repair: the contract's exact
+   * words map to the library's exact words, every other generated value (`undefined`, `0`,
+   * `'deny'`, `{}`, a throw) reaches the library unchanged. A mapping that turns an odd value into
+   * a refusal is repair, and forbidden: it certifies the adapter instead of the library.
    */
   readonly seams?: readonly Seam[]
   create(config: RegistryConfig): RegistryUnderTest | Promise<RegistryUnderTest>

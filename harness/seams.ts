@@ -236,13 +236,38 @@ export async function seamMismatches(adapter: ConformanceAdapter): Promise<strin
   try {
     for (const seam of adapter.seams) {
       const method = SEAM_METHODS[seam]
-      if (method && typeof registry[method] !== 'function') problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry has no ${method}()`)
+      if (!method) continue
+      if (typeof registry[method] !== 'function') {
+        problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry has no ${method}()`)
+        continue
+      }
+      const refused = installRefused(registry, method)
+      if (refused) problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry's ${method}() throws: ${refused}`)
     }
     if (adapter.seams.includes('approval') && !readApproval) problems.push(`adapter ${adapter.name}: declares the approval seam but create() never installs config.approval`)
   } finally {
     await registry.dispose?.()
   }
   return problems
+}
+
+/** Installs (and removes) a do-nothing hook through `method`; the error text if the registry refuses. */
+function installRefused(registry: RegistryUnderTest, method: keyof RegistryUnderTest): string | undefined {
+  const hooks: Partial<Record<keyof RegistryUnderTest, unknown>> = {
+    onPreExecute: (_exec: unknown, next: () => unknown) => next(),
+    guard: () => undefined,
+    onExecute: (_exec: unknown, next: () => unknown) => next(),
+    onPostExecute: (_exec: unknown, _result: unknown, next: () => unknown) => next(),
+    onResult: () => undefined,
+  }
+  if (!(method in hooks)) return undefined
+  try {
+    const dispose = (registry[method] as (hook: unknown) => unknown)(hooks[method])
+    if (typeof dispose === 'function') dispose()
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
 }
 
 /** The seam a clause needs that the adapter declares but does not implement, as a problem line. */

@@ -108,6 +108,15 @@ describe('seams', () => {
     expect((await checkProperty(property('OUT-3'), adapter, { runs: 10, seed: 1 })).status).toBe('passed')
   })
 
+  it('a declared seam whose method refuses a hook is named too (a peer registry stub that throws)', async () => {
+    const { default: claimsPost } = await import('../fixtures/adapters/broken/seam-mismatch.js')
+    const problems = await seamMismatches(claimsPost)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/^adapter agents-claims-post-execute: declares the post-execute seam but its registry's onPostExecute\(\) throws: /)
+    expect((await checkProperty(property('PST-1'), claimsPost, { runs: 3, seed: 1 })).status).toBe('error')
+    expect((await checkProperty(property('OUT-3'), claimsPost, { runs: 3, seed: 1 })).status).toBe('passed')
+  })
+
   it('a declared approval seam whose create never installs config.approval is named', async () => {
     const adapter: ConformanceAdapter = { ...without(reference), name: 'deaf', create: () => reference.create({}) }
     expect(await seamMismatches(adapter)).toEqual(['adapter deaf: declares the approval seam but create() never installs config.approval'])

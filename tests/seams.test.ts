@@ -4,6 +4,8 @@ import type { ConformanceAdapter, RegistryUnderTest } from '../harness/adapter.j
 import { buildReport } from '../harness/report/build-report.js'
 import { formatMatrix } from '../harness/report/format-matrix.js'
 import { toMarkdown } from '../harness/report/markdown.js'
+import { toJunit } from '../harness/report/junit.js'
+import { toHtml } from '../harness/report/html.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 import { checkProperty } from '../harness/runner/check-property.js'
 import { applicable } from '../harness/runner/define-suite.js'
@@ -53,6 +55,8 @@ describe('seams', () => {
     expect(report.clauses.find((c) => c.id === 'APR-3')!.reason).toBe('not applicable (no guards seam)')
     expect(formatMatrix(report)).toContain('not applicable (no guards seam)')
     expect(toMarkdown(report)).toContain('GRD-1: not applicable (no guards seam)')
+    expect(toJunit(report, new Map())).toContain('not-applicable: not applicable (no guards seam)')
+    expect(toHtml(report, new Map())).toContain('not applicable (no guards seam)')
   })
 
   it('a faulty guard seam that is not declared yields not applicable, not a pass; other clauses are still judged', async () => {

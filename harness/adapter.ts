@@ -16,8 +16,10 @@ import type {
   ToolExecutionResult,
   ToolGuard,
 } from './spec.js'
+import type { Seam } from './seams.js'
 
 export type * from './spec.js'
+export type { Seam } from './seams.js'
 export { ERROR_CODES } from './spec.js'
 
 export type Profile = 'core' | 'scopes' | 'code' | 'timeout' | 'batch' | 'define'
@@ -28,6 +30,15 @@ export interface ConformanceAdapter {
   readonly version?: string
   /** 'core' is implied; the rest gate clauses. */
   readonly profiles: readonly Profile[]
+  /**
+   * The seams the library behind this adapter really has (harness/seams.ts); absent = every seam.
+   * A clause needing a seam not listed is `not applicable (no <seam> seam)`, never passed.
+   * Declare only what the library implements, and translate without repair: the contract's exact
+   * words map to the library's exact words, every other generated value (`undefined`, `0`,
+   * `'deny'`, `{}`, a throw) reaches the library unchanged. A mapping that turns an odd value into
+   * a refusal is repair, and forbidden: it certifies the adapter instead of the library.
+   */
+  readonly seams?: readonly Seam[]
   create(config: RegistryConfig): RegistryUnderTest | Promise<RegistryUnderTest>
 }
 

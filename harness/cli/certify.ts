@@ -16,6 +16,7 @@ import { explainFailures } from './explain-failures.js'
 import { CollectingReporter, type CollectedResult } from '../runner/collecting-reporter.js'
 import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
 import { applicable } from '../runner/define-suite.js'
+import { seamMismatches } from '../seams.js'
 import { AdapterLoadError, loadAdapter } from '../runner/load-adapter.js'
 import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
@@ -60,8 +61,10 @@ export async function certify(options: CertifyOptions): Promise<number> {
   // Loading the adapter and building one registry happen here, in this process: under the watchdog too.
   const caseTimeoutMs = options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS
   const adapter = options.command ? remoteAdapter(options.command, options.validateProtocol === true) : await underWatchdog('adapter', 'loading the adapter', () => loadAdapter(options.adapter), caseTimeoutMs)
+  let seamErrors: string[] = []
   try {
     await underWatchdog('adapter', 'create() and dispose() once', () => preflight(adapter), caseTimeoutMs)
+    seamErrors = await seamMismatches(adapter)
   } finally {
     ;(adapter as Partial<RemoteAdapter>).close?.()
   }
@@ -79,7 +82,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const deadline = Date.now() + (options.durationMs ?? 0)
   do {
     const round = { ...config, seed: config.seed + rounds.length }
-    rounds.push(await certifyOnce(adapter, round, options))
+    rounds.push(await certifyOnce(adapter, round, options, seamErrors))
     if (options.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${round.seed}), ${Math.max(0, Math.round((deadline - Date.now()) / 1000))}s left`)
   } while (Date.now() < deadline)
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
@@ -95,10 +98,10 @@ export async function certify(options: CertifyOptions): Promise<number> {
  * worker is killed by the watchdog (a blocked event loop) or dies, the clause it was on gets its
  * verdict from what the watchdog recorded, and the clauses still without one run again.
  */
-async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, options: CertifyOptions): Promise<CertifyReport> {
+async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, options: CertifyOptions, seamErrors: readonly string[] = []): Promise<CertifyReport> {
   const started = Date.now()
   const results: CollectedResult[] = []
-  const unhandled: string[] = []
+  const unhandled: string[] = [...seamErrors]
   const escapes: Escape[] = []
   let pending = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i))
   const remote = options.coverage && options.command ? await startRemoteCoverage() : undefined

@@ -9,6 +9,7 @@ const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'Inva
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === 'peers') return await (await import('./peers.js')).peersCommand(argv.slice(1))
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,

@@ -12,12 +12,16 @@ Usage:
   toolreg smoke [--adapter <module> | --command "<server command>"]
   toolreg check-tool <tool-module> [--export name] [--runs N] [--seed N] [--time-limit <time>] [--stress]
                      [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]
+  toolreg peers [--runs N] [--seed N] [--baseline] [--readme] [--library <name>]... [--out <file>]
   toolreg clauses
 
 Commands:
   certify   Check every clause of the contract against a registry (default: the bundled reference)
             and print the clause matrix. Exit 0 when every applicable R clause passes (S too with
             --strict), 1 when a clause fails, 2 on a harness or adapter error.
+  peers     Certify the shipped peer adapters (AI SDK, Agents JS, MCP SDK, LangGraph ToolNode) and
+            write the clause × library@version matrix to reports/peer-matrix.md (--readme: into the
+            README too). --baseline gates on each library's known-failures.yaml.
   merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format.
   replay    Re-run exactly the scenario of a saved counterexample. Exit 0 if it now passes, 1 if it
             still fails, 2 if the file or adapter is unusable.

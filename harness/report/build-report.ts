@@ -9,6 +9,7 @@ import type { CollectedResult } from '../runner/collecting-reporter.js'
 import type { ConformanceProperty } from '../runner/property.js'
 import { formatShard, shardOf, type Shard } from '../runner/shard.js'
 import type { CoverageSummary } from './coverage.js'
+import { missingSeam, notApplicableReason } from '../seams.js'
 
 /** The reason of a clause that another shard judges (merging replaces it with that verdict). */
 export const OTHER_SHARD = 'in another shard'
@@ -34,7 +35,7 @@ export interface ClauseVerdict {
 export interface CertifyReport {
   schemaVersion: 1
   toolreg: string
-  adapter: { name: string; version?: string; profiles: string[] }
+  adapter: { name: string; version?: string; profiles: string[]; seams?: string[] }
   seed: number
   runs: number
   durationMs: number
@@ -70,6 +71,8 @@ export function buildReport(input: ReportInput): CertifyReport {
     const base = { id: clause.id, level: clause.level, profile: clause.profile }
     if (clause.level === 'claim') return { ...base, status: 'untested', reason: 'a claim a tool makes: checked by `toolreg check-tool`, not by registry certification' }
     if (!profiles.has(clause.profile)) return { ...base, status: 'not-applicable', reason: `the adapter does not declare the "${clause.profile}" profile` }
+    const seam = missingSeam(clause.id, input.adapter)
+    if (seam) return { ...base, status: 'not-applicable', reason: notApplicableReason(seam) }
     if (!input.properties.some((p) => p.id === clause.id)) return { ...base, status: 'untested', reason: 'no property covers this clause yet' }
     if (input.selected.length > 0 && !input.selected.includes(clause.id)) return { ...base, status: 'untested', reason: 'not selected (--clause)' }
     if (input.shard && !shardOf(input.properties, input.shard).has(clause.id)) return { ...base, status: 'untested', reason: `${OTHER_SHARD} (this is shard ${formatShard(input.shard)})` }
@@ -91,7 +94,7 @@ export function buildReport(input: ReportInput): CertifyReport {
   return {
     schemaVersion: 1,
     toolreg: input.version,
-    adapter: { name: input.adapter.name, ...(input.adapter.version ? { version: input.adapter.version } : {}), profiles: [...input.adapter.profiles] },
+    adapter: { name: input.adapter.name, ...(input.adapter.version ? { version: input.adapter.version } : {}), profiles: [...input.adapter.profiles], ...(input.adapter.seams ? { seams: [...input.adapter.seams] } : {}) },
     seed: input.seed,
     runs: input.runs,
     durationMs: input.durationMs,

@@ -4,7 +4,7 @@ import type { CertifyReport } from './build-report.js'
 const MARK = { passed: 'pass', failed: 'FAIL', untested: 'untested', 'not-applicable': 'n/a' } as const
 
 export function formatMatrix(report: CertifyReport): string {
-  const lines = [`toolreg ${report.toolreg} — ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} [${report.adapter.profiles.join(', ')}]`, '']
+  const lines = [`toolreg ${report.toolreg} — ${report.adapter.name}${report.adapter.version ? ` ${report.adapter.version}` : ''} [${report.adapter.profiles.join(', ')}]${report.adapter.seams ? ` seams: ${report.adapter.seams.join(', ')}` : ''}`, '']
   let family = ''
   for (const c of report.clauses) {
     const f = c.id.split('-')[0]!

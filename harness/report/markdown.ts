@@ -22,6 +22,8 @@ export function toMarkdown(report: CertifyReport): string {
   if (stale.length > 0) lines.push('', `**Stale baseline entries** (these pass now; remove them): ${stale.map((c) => c.id).join(', ')}`)
   if (expected.length > 0) lines.push('', `Known failures (baseline): ${expected.map((c) => `${c.id} — ${c.baselineReason ?? ''}`).join('; ')}`)
   if (report.errors.length > 0) lines.push('', '**Errors**', ...report.errors.map((e) => `- ${e}`))
+  const seamless = report.clauses.filter((c) => c.status === 'not-applicable' && c.reason?.startsWith('not applicable (no '))
+  if (seamless.length > 0) lines.push('', `<details><summary>${seamless.length} not applicable: seams this tool layer does not have</summary>`, '', ...seamless.map((c) => `- ${c.id}: ${c.reason}`), '', '</details>')
   const untested = report.clauses.filter((c) => c.status === 'untested')
   if (untested.length > 0) lines.push('', `<details><summary>${untested.length} untested</summary>`, '', ...untested.map((c) => `- ${c.id}: ${c.reason ?? ''}`), '', '</details>')
   return `${lines.join('\n')}\n`

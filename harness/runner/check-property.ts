@@ -13,6 +13,9 @@ import { breaksSameCheck, checkOf } from './check-identity.js'
 import { violationsOf, type CaseOutcome, type ConformanceProperty } from './property.js'
 import { replayScheduler } from './replay-scheduler.js'
 import { describeThrown } from './safe-read.js'
+import { mismatchFor, restrictScenario, seamMismatches, seamsOf } from '../seams.js'
+import { SCENARIO_PROPERTIES } from './scenario-property.js'
+import type { Scenario } from '../scenario/types.js'
 
 export interface CheckOptions {
   runs: number
@@ -61,6 +64,8 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
   let original: (FailingCase & { check: string }) | undefined
   let last: FailingCase | undefined
   let harnessError: unknown
+  const mismatch = mismatchFor(property.id, await seamProblems(adapter))
+  if (mismatch) return { status: 'error', error: mismatch }
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
     const run = () => property.run(adapter, testCase, scheduler)
     let outcome: CaseOutcome
@@ -80,7 +85,7 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     last = found
     return false
   }
-  const details = await fc.check(fc.asyncProperty(property.arbitrary, fc.scheduler(), predicate), {
+  const details = await fc.check(fc.asyncProperty(arbitraryFor(property, adapter), fc.scheduler(), predicate), {
     numRuns: options.runs,
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
@@ -110,4 +115,21 @@ function releasedOrder(scheduler: fc.Scheduler): number[] {
     .report()
     .filter((item) => item.status !== 'pending')
     .map((item) => item.taskId)
+}
+
+/** A scenario property's cases, cut down to the adapter's declared seams (harness/seams.ts). */
+function arbitraryFor(property: ConformanceProperty, adapter: ConformanceAdapter): fc.Arbitrary<unknown> {
+  if (adapter.seams === undefined || !SCENARIO_PROPERTIES.has(property)) return property.arbitrary
+  const seams = seamsOf(adapter)
+  // Direct cases (suites/with-direct.ts) drive hooks a scenario cannot express: only scenarios are cut.
+  const isScenario = (c: unknown): c is Scenario => typeof c === 'object' && c !== null && 'version' in c && Array.isArray((c as Scenario).tools)
+  return property.arbitrary.filter(isScenario).map((scenario) => restrictScenario(scenario, seams))
+}
+
+const problems = new WeakMap<ConformanceAdapter, Promise<string[]>>()
+function seamProblems(adapter: ConformanceAdapter): Promise<string[]> {
+  if (adapter.seams === undefined) return Promise.resolve([])
+  let found = problems.get(adapter)
+  if (!found) problems.set(adapter, (found = seamMismatches(adapter).catch(() => [])))
+  return found
 }

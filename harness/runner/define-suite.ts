@@ -18,6 +18,7 @@ import type { ConformanceProperty } from './property.js'
 import type { PropertyMeta } from './property-meta.js'
 import type { Supervisor } from './watchdog-supervisor.js'
 import { escapedVerdict } from './watchdog-verdicts.js'
+import { missingSeam } from '../seams.js'
 
 export interface SuiteOptions {
   runs?: number
@@ -43,7 +44,8 @@ declare module 'vitest' {
 
 export function applicable(property: ConformanceProperty, adapter: ConformanceAdapter, clauses: readonly string[] = []): boolean {
   const profiles = new Set(['core', ...adapter.profiles])
-  return profiles.has(property.profile) && (clauses.length === 0 || clauses.includes(property.id))
+  const seamed = missingSeam(property.id, adapter) === undefined
+  return profiles.has(property.profile) && seamed && (clauses.length === 0 || clauses.includes(property.id))
 }
 
 export function defineConformanceSuite(adapter: ConformanceAdapter, options: SuiteOptions = {}): void {

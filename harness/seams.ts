@@ -1,0 +1,276 @@
+/**
+ * Seams: the places of a tool layer where the contract's behaviour lives. A registry shaped like
+ * SPEC.md has them all; a tool layer people use (an SDK, a protocol server, a graph node) has some.
+ * An adapter declares the seams its library really has (`ConformanceAdapter.seams`); a clause whose
+ * seam is absent is reported `not applicable (no <seam> seam)`, never passed. An adapter without a
+ * declaration has every seam, so DSH-shaped adapters need no change.
+ *
+ * Declaring a seam is a claim that the library implements it, not the adapter: an adapter that
+ * builds a missing seam itself (a guard loop, an output check, a refusal for an odd answer) is
+ * doing the library's job, and its verdicts say nothing about the library.
+ */
+import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './adapter.js'
+import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
+
+export const SEAMS = [
+  /** Definitions are checked when registered: missing output, duplicates, non-JSON parameters. */
+  'registration',
+  /** `schemas()`: what the model is shown. */
+  'projection',
+  /** `executionMode`: per-call concurrency classification. */
+  'classification',
+  /**
+   * Execution inputs checked and arguments snapshotted as lossless JSON, frozen, before any stage.
+   * Without it, calls carry JSON arguments only and well-typed inputs (a model sends JSON text).
+   */
+  'input-snapshot',
+  /** A fresh per-execution token every stage sees. */
+  'execution-token',
+  /** `onPreExecute`: a waterfall of listeners before the call, in order, each may delegate. */
+  'pre-execute',
+  /**
+   * One decision before the call (allow / deny / ask), in the library's words: an approval
+   * predicate or policy function. Implied by `pre-execute`. Without the waterfall, scenarios keep
+   * at most one unscoped listener.
+   */
+  'pre-decision',
+  /** The approval service of `RegistryConfig.approval`, asked when a decision asks. */
+  'approval',
+  /** `guard`: deny-only checks after the decision. */
+  'guards',
+  /** `onExecute`: wrappers around the body. */
+  'around-wrapper',
+  /** Output checked against the tool's declared schema. */
+  'output-validation',
+  /** `output.render` / `presentationMeta` turn the value into content and meta. */
+  'rendering',
+  /** `presentCall` / `presentResult`: views for a UI. */
+  'presentation',
+  /** A thrown body becomes an error outcome the model can read. */
+  'error-conversion',
+  /** A thrown value's own string `code` kept as the outcome's error code. */
+  'error-codes',
+  /** `onPostExecute`: listeners that accept, replace or block a result. */
+  'post-execute',
+  /** `finalizeContent`: a per-tool last word on the content. */
+  'finalize',
+  /** `onResult`: observers of every published outcome. */
+  'result-observers',
+  /** An abort signal handed to the body, and outcomes that report the abort. */
+  'cancellation',
+  /** `timeoutMs` and the timeout policy. */
+  'timeouts',
+  /** `deferContext` / `concludeTurn` on the run context. */
+  'turn-context',
+  /** Nested calls that carry their parent's token. */
+  'nested-calls',
+] as const
+
+export type Seam = (typeof SEAMS)[number]
+
+/** The seams each certifiable clause needs; a clause not listed needs none (it holds for any tool layer). */
+export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
+  'DEF-1': ['registration'],
+  'DEF-2': ['registration'],
+  'DEF-3': ['presentation'],
+  'DEF-4': ['registration'],
+  'DEF-5': ['registration'],
+  'SCH-1': ['projection'],
+  'SCH-2': ['projection'],
+  'SCH-3': ['projection'],
+  'MODE-1': ['classification'],
+  'MODE-2': ['classification'],
+  'MODE-3': ['classification'],
+  'IN-1': ['input-snapshot'],
+  'IN-2': ['input-snapshot'],
+  'IN-3': ['execution-token'],
+  'PRE-1': ['pre-execute'],
+  'PRE-2': ['pre-decision'],
+  'PRE-3': ['pre-decision'],
+  'PRE-4': ['pre-decision'],
+  'PRE-5': ['pre-decision'],
+  'PRE-6': ['pre-execute', 'cancellation'],
+  'PRE-7': ['pre-execute'],
+  'PRE-8': ['pre-execute'],
+  'APR-1': ['pre-decision', 'approval'],
+  'APR-2': ['pre-decision', 'approval'],
+  'APR-3': ['pre-decision', 'approval', 'guards'],
+  'GRD-1': ['guards'],
+  'GRD-2': ['guards'],
+  'GRD-3': ['guards'],
+  'EXE-1': ['around-wrapper'],
+  'EXE-2': ['around-wrapper', 'cancellation'],
+  'EXE-3': ['around-wrapper'],
+  'EXE-4': ['around-wrapper', 'output-validation'],
+  'OUT-1': ['output-validation'],
+  'OUT-2': ['rendering'],
+  'OUT-3': ['error-conversion'],
+  'OUT-4': ['error-conversion', 'error-codes'],
+  'PST-1': ['post-execute'],
+  'PST-2': ['post-execute'],
+  'PST-3': ['post-execute'],
+  'FIN-1': ['finalize'],
+  'FIN-2': ['finalize'],
+  'FIN-3': ['finalize'],
+  'FIN-4': ['finalize'],
+  'RES-1': ['result-observers'],
+  'RES-2': ['result-observers'],
+  'RES-4': ['result-observers'],
+  'META-1': ['rendering'],
+  'CAN-1': ['cancellation'],
+  'CAN-2': ['cancellation'],
+  'CAN-3': ['cancellation'],
+  'CAN-4': ['cancellation'],
+  'TMO-1': ['timeouts'],
+  'TMO-2': ['timeouts'],
+  'CTX-1': ['turn-context'],
+  'CTX-2': ['turn-context'],
+  'CTX-3': ['turn-context', 'nested-calls'],
+  'CODE-2': ['nested-calls'],
+}
+
+/** The seams an adapter has: its declaration, or every seam when it declares none. */
+export function seamsOf(adapter: Pick<ConformanceAdapter, 'seams'>): ReadonlySet<Seam> {
+  const seams = new Set<Seam>(adapter.seams ?? SEAMS)
+  if (seams.has('pre-execute')) seams.add('pre-decision')
+  return seams
+}
+
+/** The first seam a clause needs that the adapter lacks, if any. */
+export function missingSeam(clause: string, adapter: Pick<ConformanceAdapter, 'seams'>): Seam | undefined {
+  const has = seamsOf(adapter)
+  return (CLAUSE_SEAMS[clause] ?? []).find((seam) => !has.has(seam))
+}
+
+export const notApplicableReason = (seam: Seam) => `not applicable (no ${seam} seam)`
+
+/**
+ * A scenario cut down to the seams an adapter has: hooks it cannot install are dropped, so every
+ * other clause is still judged on the rest. Tool values and schemas are kept: a check an absent
+ * seam would have made is routed by the oracle to that seam's clause, which is not applicable.
+ */
+export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): Scenario {
+  const keep = <T>(seam: Seam, list: T[]): T[] => (seams.has(seam) ? list : [])
+  const config: Scenario['config'] = { ...scenario.config }
+  if (!seams.has('approval')) delete config.approval
+  if (!seams.has('timeouts')) delete config.timeoutPolicy
+  return {
+    ...scenario,
+    config,
+    tools: scenario.tools.map((tool) => restrictTool(tool, seams)),
+    pre: seams.has('pre-execute') ? scenario.pre : seams.has('pre-decision') ? scenario.pre.slice(0, 1).map(({ scope: _s, tamper: _t, ...pre }) => pre) : [],
+    guards: keep('guards', scenario.guards),
+    wrappers: keep('around-wrapper', scenario.wrappers),
+    post: keep('post-execute', scenario.post),
+    observers: keep('result-observers', scenario.observers),
+    calls: scenario.calls.filter((call) => seams.has('input-snapshot') || call.malformed === undefined).map((call) => restrictCall(call, seams)),
+  }
+}
+
+function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
+  const { abortAtEntry, abortScheduled, ...rest } = call
+  const out: CallSpec = seams.has('cancellation') ? call : rest
+  if (!seams.has('input-snapshot') && !isPlainJson(call.args)) return { ...out, args: {} }
+  return out
+}
+
+function withoutCode(thrown: ValueDesc): ValueDesc {
+  if (thrown === null || typeof thrown !== 'object' || Array.isArray(thrown) || !('$' in thrown) || thrown.$ !== 'error') return thrown
+  return { $: 'error' }
+}
+
+/** A value description without tagged (`$`) parts: what a model's JSON text can carry. */
+function isPlainJson(desc: ValueDesc): boolean {
+  if (desc === null || typeof desc !== 'object') return typeof desc !== 'number' || Number.isFinite(desc)
+  if (Array.isArray(desc)) return desc.every(isPlainJson)
+  return !('$' in desc) && Object.values(desc).every(isPlainJson)
+}
+
+function restrictTool(tool: ToolSpec, seams: ReadonlySet<Seam>): ToolSpec {
+  const { finalize, presentCall, timeoutMs, meta, ...rest } = tool
+  const out: ToolSpec = { ...rest }
+  // A layer that never renders or validates cannot fail there: predictions must not assume it does.
+  if (!seams.has('rendering')) out.render = { kind: 'json-text' }
+  else if (meta) out.meta = meta
+  if (!seams.has('output-validation')) out.outputSchema = {}
+  if (finalize && seams.has('finalize')) out.finalize = finalize
+  if (presentCall && seams.has('presentation')) out.presentCall = presentCall
+  if (timeoutMs !== undefined && seams.has('timeouts')) out.timeoutMs = timeoutMs
+  const steps = tool.body.steps.filter((step) =>
+    step.kind === 'defer' || step.kind === 'conclude' ? seams.has('turn-context') : step.kind === 'dispatch' ? seams.has('nested-calls') : true,
+  )
+  // A body that waits for its signal can only end through cancellation.
+  let outcome = tool.body.outcome.kind === 'until-aborted' && !seams.has('cancellation') ? { kind: 'return' as const, value: tool.body.outcome.value } : tool.body.outcome
+  // Without error codes, a thrown error carries none: other clauses must not expect one.
+  if ((outcome.kind === 'throw' || outcome.kind === 'reject') && !seams.has('error-codes')) outcome = { ...outcome, thrown: withoutCode(outcome.thrown) }
+  out.body = { steps, outcome }
+  return out
+}
+
+/** The registry method each hook seam is installed through. */
+const SEAM_METHODS: Partial<Record<Seam, keyof RegistryUnderTest>> = {
+  projection: 'schemas',
+  classification: 'executionMode',
+  'pre-execute': 'onPreExecute',
+  'pre-decision': 'onPreExecute',
+  guards: 'guard',
+  'around-wrapper': 'onExecute',
+  'post-execute': 'onPostExecute',
+  'result-observers': 'onResult',
+}
+
+/**
+ * Where a seam declaration does not match the adapter: a declared seam whose method is missing,
+ * or a declared approval seam whose `create` never reads `config.approval`. One line each, naming
+ * the adapter and the seam. An adapter without a declaration is not checked here.
+ */
+export async function seamMismatches(adapter: ConformanceAdapter): Promise<string[]> {
+  if (adapter.seams === undefined) return []
+  const problems: string[] = []
+  const unknown = adapter.seams.filter((s) => !(SEAMS as readonly string[]).includes(s))
+  for (const seam of unknown) problems.push(`adapter ${adapter.name}: unknown seam "${seam}" (known: ${SEAMS.join(', ')})`)
+  let readApproval = false
+  const config = {} as RegistryConfig
+  Object.defineProperty(config, 'approval', { enumerable: true, get: () => ((readApproval = true), undefined) })
+  const registry = await adapter.create(config)
+  try {
+    for (const seam of adapter.seams) {
+      const method = SEAM_METHODS[seam]
+      if (!method) continue
+      if (typeof registry[method] !== 'function') {
+        problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry has no ${method}()`)
+        continue
+      }
+      const refused = installRefused(registry, method)
+      if (refused) problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry's ${method}() throws: ${refused}`)
+    }
+    if (adapter.seams.includes('approval') && !readApproval) problems.push(`adapter ${adapter.name}: declares the approval seam but create() never installs config.approval`)
+  } finally {
+    await registry.dispose?.()
+  }
+  return problems
+}
+
+/** Installs (and removes) a do-nothing hook through `method`; the error text if the registry refuses. */
+function installRefused(registry: RegistryUnderTest, method: keyof RegistryUnderTest): string | undefined {
+  const hooks: Partial<Record<keyof RegistryUnderTest, unknown>> = {
+    onPreExecute: (_exec: unknown, next: () => unknown) => next(),
+    guard: () => undefined,
+    onExecute: (_exec: unknown, next: () => unknown) => next(),
+    onPostExecute: (_exec: unknown, _result: unknown, next: () => unknown) => next(),
+    onResult: () => undefined,
+  }
+  if (!(method in hooks)) return undefined
+  try {
+    const dispose = (registry[method] as (hook: unknown) => unknown)(hooks[method])
+    if (typeof dispose === 'function') dispose()
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/** The seam a clause needs that the adapter declares but does not implement, as a problem line. */
+export function mismatchFor(clause: string, problems: readonly string[]): string | undefined {
+  return (CLAUSE_SEAMS[clause] ?? []).map((seam) => problems.find((p) => p.includes(`the ${seam} seam`))).find((p) => p !== undefined)
+}

@@ -1,0 +1,122 @@
+/**
+ * The shipped peer adapters, at reduced depth: each is wired (smoke) and certifies a few clauses;
+ * each fault the generated cases find at a faulty version is absent at the fixed one. No case here
+ * is written for one bug: every case comes from a clause's own generator, and the symptom asserted
+ * is a shape of the trace (no result, a rejected execute, a body whose signal never aborted).
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { ConformanceAdapter } from '../harness/adapter.js'
+import { smoke } from '../harness/cli/smoke.js'
+import { checkProperty, type Failure } from '../harness/runner/check-property.js'
+import { restrictScenario, seamMismatches, seamsOf } from '../harness/seams.js'
+import { runScenario } from '../harness/scenario/interpret.js'
+import type { Scenario } from '../harness/scenario/types.js'
+import type { Trace } from '../harness/scenario/trace.js'
+import { PROPERTIES } from '../suites/index.js'
+import { PEERS } from '../fixtures/adapters/peers/index.js'
+import { peerMatrix, type PeerRun } from '../harness/cli/peers.js'
+import { buildReport } from '../harness/report/build-report.js'
+import { agentsAdapter } from '../fixtures/adapters/peers/openai-agents/adapter.js'
+import ai18 from '../fixtures/adapters/peers/ai-sdk/7.0.18.js'
+import ai19 from '../fixtures/adapters/peers/ai-sdk/7.0.19.js'
+import agents135 from '../fixtures/adapters/peers/openai-agents/0.13.5.js'
+import agents140 from '../fixtures/adapters/peers/openai-agents/0.14.0.js'
+import langgraph from '../fixtures/adapters/peers/langgraph/latest.js'
+
+const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
+const load = async (module: string) => ((await import(`../${module}`)) as { default: ConformanceAdapter }).default
+
+/** The clause's own generated cases, cut to the adapter's seams, with the trace of each run. */
+async function traces(adapter: ConformanceAdapter, clause: string, runs: number, seed: number): Promise<{ scenario: Scenario; trace: Trace }[]> {
+  const seams = seamsOf(adapter)
+  const cases = fc.sample(property(clause).arbitrary as fc.Arbitrary<Scenario>, { numRuns: runs, seed }).filter((c) => 'version' in c)
+  const out: { scenario: Scenario; trace: Trace }[] = []
+  for (const raw of cases) {
+    const scenario = restrictScenario(raw, seams)
+    out.push({ scenario, trace: await runScenario(adapter, scenario, { budgetMs: 1000 }) })
+  }
+  return out
+}
+
+const failed = (verdict: Awaited<ReturnType<typeof checkProperty>>): Failure => {
+  expect(verdict.status).toBe('failed')
+  return (verdict as { failure: Failure }).failure
+}
+
+/** A call of the trace that execute resolved without any outcome object. */
+const noResult = (trace: Trace | undefined) => (trace?.calls ?? []).some((c) => c.rejected === undefined && (c.result === undefined || c.result === null))
+const rejected = (trace: Trace | undefined) => (trace?.calls ?? []).some((c) => c.rejected !== undefined)
+
+describe('peer adapters', () => {
+  it('every shipped peer is wired: smoke passes and its seam declaration matches', async () => {
+    for (const peer of PEERS) {
+      const adapter = await load(peer.module)
+      expect(await smoke(peer.module), peer.module).toBe(0)
+      expect(await seamMismatches(adapter)).toEqual([])
+    }
+  }, 60_000)
+
+  it('certifies a handful of clauses at reduced depth; absent seams are not applicable', async () => {
+    for (const adapter of [ai19, agents140, langgraph]) {
+      expect((await checkProperty(property('RES-3'), adapter, { runs: 15, seed: 1 })).status, adapter.name).toBe('passed')
+    }
+    expect((await checkProperty(property('OUT-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
+    expect((await checkProperty(property('GRD-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
+  }, 60_000)
+})
+
+describe('the peer matrix', () => {
+  it('shows passed, failed with its counterexample, and not applicable with the missing seam', () => {
+    const report = buildReport({
+      adapter: agents140, seed: 1, runs: 1, durationMs: 1, properties: PROPERTIES, selected: [], unhandled: [], version: 'test',
+      results: [
+        { clause: 'GRD-1', status: 'failed', counterexample: 'reports/peers/x/GRD-1-seed1.json' } as never,
+        { clause: 'GRD-3', status: 'passed', numRuns: 1 } as never,
+      ],
+    })
+    const run: PeerRun = { peer: PEERS.find((p) => p.library === 'openai-agents')!, report, exitCode: 1, ms: 1 }
+    const rows = peerMatrix([run], { runs: 1, seed: 1 }).split('\n')
+    expect(rows.find((r) => r.startsWith('| GRD-1 |'))).toBe('| GRD-1 | [**FAIL**](peers/x/GRD-1-seed1.json) |')
+    expect(rows.find((r) => r.startsWith('| GRD-3 |'))).toBe('| GRD-3 | pass |')
+    expect(rows.some((r) => r.startsWith('| PST-1 |'))).toBe(false)
+    expect(rows.find((r) => r.startsWith('Not applicable to any'))).toContain('PST-1 (no post-execute)')
+  })
+
+  it('a library version that is not installed is one error naming the adapter', async () => {
+    await expect(agentsAdapter('agents-core-0.0.0-missing', '0.0.0').create({})).rejects.toThrow(/^adapter openai-agents@0\.0\.0: agents-core-0\.0\.0-missing is not installed/)
+  })
+})
+
+describe('faults the generated cases find', () => {
+  it('ai 7.0.18: a call naming an Object.prototype member gets no result (IN-4); 7.0.19 always publishes one', async () => {
+    const failure = failed(await checkProperty(property('IN-4'), ai18, { runs: 50, seed: 1 }))
+    expect(noResult(failure.trace)).toBe(true)
+    const fixed = await traces(ai19, 'IN-4', 40, 1)
+    const faulty = await traces(ai18, 'IN-4', 40, 1)
+    expect(faulty.some((t) => noResult(t.trace))).toBe(true)
+    expect(fixed.filter((t) => noResult(t.trace))).toEqual([])
+  }, 60_000)
+
+  it('agents-core 0.13.5: the run signal never reaches the tool (CAN-1, CAN-3); 0.14.0 hands it over', async () => {
+    const early = failed(await checkProperty(property('CAN-1'), agents135, { runs: 50, seed: 1 }))
+    expect(early.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
+    expect((await checkProperty(property('CAN-1'), agents140, { runs: 50, seed: 1 })).status).toBe('passed')
+    // Unshrunk: a body that waits for a signal that never comes spends its whole budget per case.
+    const late = failed(await checkProperty(property('CAN-3'), agents135, { runs: 50, seed: 1, shrink: false }))
+    // The body kept an unaborted signal after the caller's abort: it finished anyway, or waits still.
+    const stranded = late.trace?.calls.some((c) => c.bodySignalAborted === false) || late.trace?.hung?.lastStage.startsWith('body')
+    expect(stranded).toBe(true)
+    const fixed = await traces(agents140, 'CAN-3', 20, 1)
+    const aborted = (t: Trace) => t.events.some((e) => e.ev === 'abort')
+    const bodyRan = (t: Trace) => t.events.some((e) => e.ev === 'enter' && e.stage === 'body')
+    expect(fixed.filter((t) => aborted(t.trace) && bodyRan(t.trace) && t.trace.calls.some((c) => c.bodySignalAborted === false))).toEqual([])
+  }, 60_000)
+
+  it('LangGraph ToolNode: a tool throwing undefined or null makes the node reject (IN-4)', async () => {
+    const failure = failed(await checkProperty(property('IN-4'), langgraph, { runs: 50, seed: 1 }))
+    expect(rejected(failure.trace)).toBe(true)
+    const thrown = (failure.testCase as Scenario).tools.map((t) => t.body.outcome).filter((o) => o.kind === 'throw' || o.kind === 'reject')
+    expect(thrown.some((o) => 'thrown' in o && (o.thrown === null || (typeof o.thrown === 'object' && !Array.isArray(o.thrown) && o.thrown.$ === 'undefined')))).toBe(true)
+  }, 60_000)
+})

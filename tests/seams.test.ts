@@ -1,0 +1,129 @@
+/** Seams: a clause whose seam an adapter lacks is not applicable, never passed; declarations are checked. */
+import { describe, expect, it } from 'vitest'
+import type { ConformanceAdapter, RegistryUnderTest } from '../harness/adapter.js'
+import { buildReport } from '../harness/report/build-report.js'
+import { formatMatrix } from '../harness/report/format-matrix.js'
+import { toMarkdown } from '../harness/report/markdown.js'
+import { toJunit } from '../harness/report/junit.js'
+import { toHtml } from '../harness/report/html.js'
+import { assertValidReport } from '../harness/report/validate-report.js'
+import { checkProperty } from '../harness/runner/check-property.js'
+import { applicable } from '../harness/runner/define-suite.js'
+import { CLAUSE_SEAMS, restrictScenario, seamMismatches, SEAMS, type Seam } from '../harness/seams.js'
+import type { Scenario } from '../harness/scenario/types.js'
+import { CLAUSE_IDS } from '../harness/clauses.js'
+import { PROPERTIES } from '../suites/index.js'
+import reference from '../fixtures/adapters/reference.js'
+import guardThrowPasses from '../fixtures/mutants/guard-throw-passes.js'
+
+const without = (adapter: ConformanceAdapter, ...absent: Seam[]): ConformanceAdapter => ({
+  ...adapter,
+  seams: SEAMS.filter((s) => !absent.includes(s)),
+})
+const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
+const reportOf = (adapter: ConformanceAdapter) =>
+  buildReport({ adapter, seed: 1, runs: 1, durationMs: 1, properties: PROPERTIES, results: [], selected: [], unhandled: [], version: 'test' })
+
+describe('seams', () => {
+  it('a waterfall implies a single decision; a single decision is not a waterfall', () => {
+    const decisionOnly: ConformanceAdapter = { ...reference, seams: ['pre-decision'] }
+    expect(applicable(property('PRE-2'), decisionOnly)).toBe(true)
+    expect(applicable(property('PRE-1'), decisionOnly)).toBe(false)
+    expect(applicable(property('PRE-2'), { ...reference, seams: ['pre-execute'] })).toBe(true)
+  })
+
+  it('names only known clauses and seams', () => {
+    for (const [clause, seams] of Object.entries(CLAUSE_SEAMS)) {
+      expect(CLAUSE_IDS).toContain(clause)
+      for (const seam of seams) expect(SEAMS).toContain(seam)
+    }
+  })
+
+  it('an adapter without a declaration has every seam: nothing changes for it', () => {
+    expect(PROPERTIES.filter((p) => applicable(p, reference)).length).toBe(PROPERTIES.filter((p) => applicable(p, without(reference))).length)
+    expect(reportOf(reference).clauses.some((c) => c.reason?.startsWith('not applicable (no '))).toBe(false)
+  })
+
+  it('a clause whose seam is absent is not applicable (no <seam> seam) in the report and every format', () => {
+    const adapter = without(reference, 'guards')
+    expect(applicable(property('GRD-1'), adapter)).toBe(false)
+    const report = reportOf(adapter)
+    assertValidReport(report)
+    const grd = report.clauses.find((c) => c.id === 'GRD-1')!
+    expect(grd.status).toBe('not-applicable')
+    expect(grd.reason).toBe('not applicable (no guards seam)')
+    expect(report.clauses.find((c) => c.id === 'APR-3')!.reason).toBe('not applicable (no guards seam)')
+    expect(formatMatrix(report)).toContain('not applicable (no guards seam)')
+    expect(toMarkdown(report)).toContain('GRD-1: not applicable (no guards seam)')
+    expect(toJunit(report, new Map())).toContain('not-applicable: not applicable (no guards seam)')
+    expect(toHtml(report, new Map())).toContain('not applicable (no guards seam)')
+  })
+
+  it('a faulty guard seam that is not declared yields not applicable, not a pass; other clauses are still judged', async () => {
+    const adapter = without(guardThrowPasses, 'guards')
+    expect(applicable(property('GRD-3'), adapter)).toBe(false)
+    const faulty = await checkProperty(property('GRD-3'), guardThrowPasses, { runs: 100, seed: 3, shrink: false })
+    expect(faulty.status).toBe('failed')
+    const other = await checkProperty(property('OUT-3'), adapter, { runs: 30, seed: 3 })
+    expect(other.status).toBe('passed')
+  })
+
+  it('cuts scenarios down to the declared seams', () => {
+    const s: Scenario = {
+      version: 1,
+      config: { approval: { kind: 'throws' }, timeoutPolicy: true },
+      tools: [{ name: 't', description: 'd', parameters: {}, outputSchema: {}, classifier: { kind: 'absent' }, body: { steps: [{ kind: 'conclude' }, { kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, render: { kind: 'json-text' }, finalize: { kind: 'throws' }, timeoutMs: 5 }],
+      pre: [{ timing: 'sync', decision: { kind: 'delegate' } }],
+      guards: [{ verdict: { kind: 'throws' } }],
+      wrappers: [{ timing: 'sync', action: { kind: 'pass' } }],
+      post: [{ timing: 'sync', decision: { kind: 'delegate' } }],
+      observers: [{ throws: true }],
+      calls: [{ tool: 't', args: {}, abortScheduled: true }, { tool: 't', args: { n: { $: 'bigint' } } }, { tool: 't', args: {}, malformed: 'no-signal' }],
+    }
+    const cut = restrictScenario(s, new Set<Seam>(['error-conversion']))
+    expect([cut.pre, cut.guards, cut.wrappers, cut.post, cut.observers]).toEqual([[], [], [], [], []])
+    expect(cut.config).toEqual({})
+    expect(cut.tools[0]).not.toHaveProperty('finalize')
+    expect(cut.tools[0]).not.toHaveProperty('timeoutMs')
+    expect(restrictScenario({ ...s, tools: [{ ...s.tools[0]!, render: { kind: 'throws' }, outputSchema: { type: 'string' } }] }, new Set<Seam>()).tools[0]).toMatchObject({ render: { kind: 'json-text' }, outputSchema: {} })
+    expect(cut.tools[0]!.body).toEqual({ steps: [{ kind: 'await' }], outcome: { kind: 'return', value: 1 } })
+    expect(cut.calls).toEqual([{ tool: 't', args: {} }, { tool: 't', args: {} }])
+    expect(restrictScenario(s, new Set(SEAMS))).toEqual(s)
+    const two: Scenario = { ...s, pre: [{ scope: 'A', tamper: true, timing: 'await', decision: { kind: 'throws' } }, { timing: 'sync', decision: { kind: 'delegate' } }] }
+    expect(restrictScenario(two, new Set<Seam>(['pre-decision'])).pre).toEqual([{ timing: 'await', decision: { kind: 'throws' } }])
+    const coded: Scenario = { ...s, tools: [{ ...s.tools[0]!, body: { steps: [], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }] }
+    expect(restrictScenario(coded, new Set<Seam>(['error-conversion'])).tools[0]!.body.outcome).toEqual({ kind: 'throw', thrown: { $: 'error' } })
+  })
+
+  it('a declared seam whose method is missing: one line naming the adapter and the seam; its clauses error, others get verdicts', async () => {
+    const adapter: ConformanceAdapter = {
+      ...without(reference),
+      name: 'no-post',
+      async create(config) {
+        const registry = await reference.create(config)
+        const { onPostExecute: _dropped, ...rest } = registry
+        return rest as RegistryUnderTest
+      },
+    }
+    const problems = await seamMismatches(adapter)
+    expect(problems).toEqual(['adapter no-post: declares the post-execute seam but its registry has no onPostExecute()'])
+    const pst = await checkProperty(property('PST-1'), adapter, { runs: 5, seed: 1 })
+    expect(pst).toEqual({ status: 'error', error: problems[0] })
+    expect((await checkProperty(property('OUT-3'), adapter, { runs: 10, seed: 1 })).status).toBe('passed')
+  })
+
+  it('a declared seam whose method refuses a hook is named too (a peer registry stub that throws)', async () => {
+    const { default: claimsPost } = await import('../fixtures/adapters/broken/seam-mismatch.js')
+    const problems = await seamMismatches(claimsPost)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/^adapter agents-claims-post-execute: declares the post-execute seam but its registry's onPostExecute\(\) throws: /)
+    expect((await checkProperty(property('PST-1'), claimsPost, { runs: 3, seed: 1 })).status).toBe('error')
+    expect((await checkProperty(property('OUT-3'), claimsPost, { runs: 3, seed: 1 })).status).toBe('passed')
+  })
+
+  it('a declared approval seam whose create never installs config.approval is named', async () => {
+    const adapter: ConformanceAdapter = { ...without(reference), name: 'deaf', create: () => reference.create({}) }
+    expect(await seamMismatches(adapter)).toEqual(['adapter deaf: declares the approval seam but create() never installs config.approval'])
+    expect(await seamMismatches(without(reference))).toEqual([])
+  })
+})

@@ -1,5 +1,6 @@
 /** EXE: tools/execute, the around-wrapper. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
@@ -7,7 +8,7 @@ import { judged } from '../harness/runner/scenario-property.js'
 import type { ToolSpec, WrapperSpec } from '../harness/scenario/types.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
-const waitingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: {}, render: { kind: 'json-text' } }))
+const waitingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }))
 
 export default [
   judged('EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body', scenario({ ...quiet, wrappers: wrappers(1) })),

@@ -1,5 +1,6 @@
 /** META: nothing non-serialisable is published. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
@@ -12,7 +13,7 @@ import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/type
 const notAUserMessages: ValueDesc[] = [null, 'hello', { role: 'assistant', content: [] }, { role: 'user', content: [{ type: 'video' }] }, { role: 'user', content: [{ type: 'text', text: 'ok' }, null] }, { role: 'user', content: 'text' }]
 const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable, fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined })).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {
   const misshapen = notAUserMessage !== undefined
-  const base: ToolSpec = { ...t, outputSchema: {}, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
+  const base: ToolSpec = { ...t, outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
   if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
   if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
   if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: misshapen ? notAUserMessage : { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }

@@ -1,5 +1,6 @@
 /** PST: tools/post-execute. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, preListener } from '../harness/arbitraries/hooks.js'
 import { validOutput } from '../harness/arbitraries/outputs.js'
 import { contentDesc, contextDesc } from '../harness/arbitraries/values.js'
@@ -31,7 +32,7 @@ const resurrecting: fc.Arbitrary<PostSpec[]> = fc
     { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } }, { kind: 'returns', value: { kind: 'accept' } }) },
   ), fc.constantFrom('sync' as const, 'await' as const))
   .map(([decision, timing]) => [{ timing, decision }])
-const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: {}, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
+const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
 
 export default [
   judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({

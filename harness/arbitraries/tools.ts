@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import type { BodySpec, BodyStep, ClassifierSpec, ExtraField, FinalizeSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../scenario/types.js'
-import { anyOutput, parametersSchema, validOutput } from './outputs.js'
+import { ANY_SCHEMA, anyOutput, parametersSchema, validOutput } from './outputs.js'
 import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
 
 export const toolName = fc.oneof(
@@ -116,7 +116,7 @@ export const plainTool = (name = 'read_file'): ToolSpec => ({
   name,
   description: `The ${name} tool.`,
   parameters: { type: 'object' },
-  outputSchema: {},
+  outputSchema: ANY_SCHEMA,
   classifier: { kind: 'absent' },
   body: { steps: [], outcome: { kind: 'return', value: { ok: true } } },
   render: { kind: 'json-text' },

@@ -37,7 +37,8 @@ export interface Failure {
 }
 
 export type PropertyVerdict =
-  | { status: 'passed'; numRuns: number }
+  /** `refused`: cases skipped because the implementation refused a registration (harness errors). */
+  | { status: 'passed'; numRuns: number; refused?: string[] }
   | { status: 'failed'; failure: Failure }
   | { status: 'error'; error: string }
 
@@ -45,10 +46,15 @@ class AdapterError extends Error {}
 
 export async function checkProperty(property: ConformanceProperty, adapter: ConformanceAdapter, options: CheckOptions): Promise<PropertyVerdict> {
   let last: Omit<Failure, 'seed' | 'path' | 'numRuns' | 'numShrinks'> | undefined
+  const refused: string[] = []
+  let judgedCases = 0
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
     const run = () => property.run(adapter, testCase, scheduler)
     const outcome = await (options.supervise ? options.supervise(testCase, run) : run())
     if (outcome.adapterError) throw new AdapterError(outcome.adapterError)
+    // A refused registration costs only its own case (SPEC.md "Output schemas").
+    if (outcome.refused) return void refused.push(outcome.refused)
+    judgedCases++
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true
     last = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
@@ -61,7 +67,10 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     ...(options.examples?.length ? { examples: options.examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
     endOnFailure: options.shrink === false,
   })
-  if (!details.failed) return { status: 'passed', numRuns: details.numRuns }
+  if (!details.failed) {
+    if (refused.length > 0 && judgedCases === 0) return { status: 'error', error: `every case was refused: ${refused[0]}` }
+    return { status: 'passed', numRuns: details.numRuns, ...(refused.length > 0 ? { refused: [...new Set(refused)].slice(0, 20) } : {}) }
+  }
   const error = details.errorInstance
   if (error instanceof AdapterError) return { status: 'error', error: error.message }
   if (!last) return { status: 'error', error: `the property threw: ${error instanceof Error ? error.message : String(error)}` }

@@ -30,6 +30,8 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     return { events: [], calls: [], adapterError: `create() threw: ${describe(error)}` }
   }
   try {
+    const refused = run.registerTools(registry)
+    if (refused) return { events: run.events, calls: [], refused }
     const setup = run.install(registry)
     if (setup) return { events: run.events, calls: [], adapterError: setup }
     const work = run.callAll(registry)
@@ -84,7 +86,23 @@ class ScenarioRun {
     return 'before any stage'
   }
 
-  /** Registers everything; returns an adapter error message if the adapter refused valid input. */
+  /**
+   * Registers the tools; returns a harness error naming the tool and its schemas when the
+   * implementation refuses one (SPEC.md "Output schemas": a refusal is never a clause failure).
+   */
+  registerTools(registry: RegistryUnderTest): string | undefined {
+    for (const tool of this.scenario.tools) {
+      try {
+        registry.register(this.tool(registry, tool), tool.scope === undefined ? undefined : { agent: registry.agent(tool.scope) })
+      } catch (error) {
+        const schemas = `output schema ${safeJson(tool.outputSchema)}, parameters ${safeJson(tool.parameters)}`
+        return `register(${tool.name}) refused the tool (${schemas}): ${describe(error)}`
+      }
+    }
+    return undefined
+  }
+
+  /** Registers the hooks; returns an adapter error message if the adapter refused valid input. */
   install(registry: RegistryUnderTest): string | undefined {
     const scope = (name: string | undefined) => (name === undefined ? undefined : { agent: registry.agent(name) })
     const step = (what: string, action: () => unknown): string | undefined => {
@@ -97,7 +115,6 @@ class ScenarioRun {
     }
     const s = this.scenario
     const errors = [
-      ...s.tools.map((tool) => step(`register(${tool.name})`, () => registry.register(this.tool(registry, tool), scope(tool.scope)))),
       ...s.pre.map((spec, i) => step('onPreExecute', () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper), scope(spec.scope)))),
       ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict), scope(spec.scope)))),
       ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),

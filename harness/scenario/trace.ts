@@ -56,4 +56,9 @@ export interface Trace {
   hung?: { lastStage: string }
   /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */
   adapterError?: string
+  /**
+   * The implementation refused to register a tool of the case (a schema it may reject): a harness
+   * error that costs only this case, never a clause verdict.
+   */
+  refused?: string
 }

@@ -1,0 +1,69 @@
+// SPEC.md "Output schemas": generators register only schemas of the portable subset, and every
+// defineTool `parameters` root is an open object schema. An implementation may refuse anything
+// else at registration, so a schema outside the subset would make a verdict depend on a latitude.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
+import { parametersRootProblem, portableSchemaProblem } from '../harness/arbitraries/portable-schema.js'
+import { SCENARIO_PROPERTIES } from '../harness/runner/scenario-property.js'
+import type { ConformanceProperty } from '../harness/runner/property.js'
+import type { Scenario } from '../harness/scenario/types.js'
+import { PROPERTIES } from '../suites/index.js'
+
+describe('the portable schema checker', () => {
+  it.each([
+    [{ enum: ['a', 'b', 1] }],
+    [{ const: true }],
+    [{}],
+    [{ type: 'string', enum: ['a', 1] }],
+    [{ type: 'object', enum: [{}] }],
+    [{ type: 'string', properties: {} }],
+    [{ type: 'object', properties: { n: { type: 'number' } }, required: ['m'] }],
+    [{ type: 'object', additionalProperties: {} }],
+    [{ oneOf: [{ type: 'string' }] }],
+    [{ oneOf: [{ type: 'string' }, { type: 'integer' }], type: 'string' }],
+    [{ type: ['string', 'null'] }],
+    [{ type: 'string', description: 'x' }],
+  ])('rejects %j', (schema) => {
+    expect(portableSchemaProblem(schema)).toBeDefined()
+  })
+
+  it.each([
+    [ANY_SCHEMA],
+    [{ type: 'string', enum: ['a', 'b'] }],
+    [{ type: 'boolean', const: true }],
+    [{ type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false }],
+    [{ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }],
+  ])('accepts %j', (schema) => {
+    expect(portableSchemaProblem(schema)).toBeUndefined()
+  })
+
+  it('rejects a closed or annotated parameters root', () => {
+    expect(parametersRootProblem({ type: 'object', additionalProperties: false })).toBeDefined()
+    expect(parametersRootProblem({ type: 'object', title: 'args' })).toBeDefined()
+    expect(parametersRootProblem({ type: 'string' })).toBeDefined()
+    expect(parametersRootProblem({ type: 'object', properties: { n: { type: 'integer' } } })).toBeUndefined()
+  })
+})
+
+describe('generated scenarios', () => {
+  const scenarioProperties = PROPERTIES.filter((p) => SCENARIO_PROPERTIES.has(p as ConformanceProperty)) as ConformanceProperty<Scenario>[]
+
+  it('cover the scenario-driven suites', () => {
+    expect(scenarioProperties.length).toBeGreaterThan(20)
+  })
+
+  it.each(scenarioProperties.map((p) => [p.id, p] as const))('%s registers only portable schemas', (_id, property) => {
+    const problems = new Set<string>()
+    for (const scenario of fc.sample(property.arbitrary, { numRuns: 150, seed: 20261201 })) {
+      if (!('version' in scenario)) continue // a direct case of withDirect: no scenario tools
+      for (const tool of scenario.tools) {
+        const output = portableSchemaProblem(tool.outputSchema)
+        if (output) problems.add(`${tool.name} output ${JSON.stringify(tool.outputSchema)}: ${output}`)
+        const parameters = tool.define ? parametersRootProblem(tool.parameters) : undefined
+        if (parameters) problems.add(`${tool.name} parameters ${JSON.stringify(tool.parameters)}: ${parameters}`)
+      }
+    }
+    expect([...problems]).toEqual([])
+  })
+})

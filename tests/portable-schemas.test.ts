@@ -1,12 +1,14 @@
 // SPEC.md "Output schemas": generators register only schemas of the portable subset, and every
 // defineTool `parameters` root is an open object schema. An implementation may refuse anything
 // else at registration, so a schema outside the subset would make a verdict depend on a latitude.
+import AjvModule from 'ajv'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { parametersRootProblem, portableSchemaProblem } from '../harness/arbitraries/portable-schema.js'
 import { SCENARIO_PROPERTIES } from '../harness/runner/scenario-property.js'
 import type { ConformanceProperty } from '../harness/runner/property.js'
+import { SCENARIO_SCHEMA } from '../harness/scenario/scenario-schema.js'
 import type { Scenario } from '../harness/scenario/types.js'
 import { PROPERTIES } from '../suites/index.js'
 
@@ -65,5 +67,17 @@ describe('generated scenarios', () => {
       }
     }
     expect([...problems]).toEqual([])
+  })
+
+  // Hostile hooks extend the scenario model: every generated case must still be a valid replay file.
+  const Ajv = AjvModule.default ?? AjvModule
+  const validate = new Ajv({ strict: false, allErrors: false }).compile(SCENARIO_SCHEMA)
+  it.each(scenarioProperties.map((p) => [p.id, p] as const))('%s generates scenarios that validate as replay files', (_id, property) => {
+    const invalid: string[] = []
+    for (const scenario of fc.sample(property.arbitrary, { numRuns: 100, seed: 20261202 })) {
+      if (!('version' in scenario)) continue
+      if (!validate(JSON.parse(JSON.stringify(scenario)))) invalid.push(JSON.stringify(validate.errors?.[0]))
+    }
+    expect(invalid.slice(0, 3)).toEqual([])
   })
 })

@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import type { BodySpec, BodyStep, ClassifierSpec, ExtraField, FinalizeSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../scenario/types.js'
 import { ANY_SCHEMA, anyOutput, parametersSchema, validOutput } from './outputs.js'
 import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
+import { bodyAttack, finalizeAttack } from './attacks.js'
 
 export const toolName = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('read_file', 'edit', 'search') },
@@ -63,6 +64,8 @@ export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
     { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
+    // A projection that rewrites what it returned after returning it (hostile hooks).
+    { weight: 1, arbitrary: (content ? contentDesc : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
     { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
   )
 
@@ -71,6 +74,29 @@ export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
   { weight: 2, arbitrary: contentDesc.map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
+  // Odd returns: objects that carry a result's own fields, which only the registry may set (FIN-3).
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom<ValueDesc>(
+        { isError: false, value: 2, content: [{ type: 'text', text: 'from the finalizer' }] },
+        { isError: true, error: { message: 'from the finalizer' }, content: [] },
+        { content: [{ type: 'text', text: 'from the finalizer' }], value: 3 },
+        { error: { message: 'from the finalizer' } },
+      )
+      .map((value) => ({ kind: 'returns', value }) as FinalizeSpec),
+  },
+)
+
+/** Sometimes the body writes on its run context, or the finalizer on what it is handed. */
+const toolAttack = fc.option(
+  fc.record({ body: fc.option(bodyAttack, { nil: undefined }), finalize: fc.option(finalizeAttack, { nil: undefined }) }).map((a) => {
+    const attack: NonNullable<ToolSpec['attack']> = {}
+    if (a.body) attack.body = a.body
+    if (a.finalize && Object.keys(a.finalize).length > 0) attack.finalize = a.finalize
+    return attack
+  }),
+  { nil: undefined, freq: 3 },
 )
 
 export const extraField: fc.Arbitrary<ExtraField> = fc.record({
@@ -100,14 +126,16 @@ export const tool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec> =>
       extra: fc.option(fc.array(extraField, { maxLength: 2 }), { nil: undefined }),
       define: options.define ? fc.boolean() : fc.constant(false),
       parameters: options.define ? parametersSchema : fc.constant<ValueDesc>({ type: 'object' }),
+      attack: toolAttack,
     })
-    .map(({ body: b, scope, meta, finalize, extra, define, ...rest }) => {
+    .map(({ body: b, scope, meta, finalize, extra, define, attack, ...rest }) => {
       const spec: ToolSpec = { ...rest, description: `The ${rest.name} tool.`, outputSchema: b.schema, body: b.body }
       if (scope) spec.scope = scope
       if (meta) spec.meta = meta
       if (finalize) spec.finalize = finalize
       if (extra && extra.length > 0) spec.extra = extra
       if (define) spec.define = true
+      if (attack && Object.keys(attack).length > 0) spec.attack = attack
       return spec
     })
 

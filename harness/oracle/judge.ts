@@ -9,6 +9,7 @@ import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, type Expected } from './predict.js'
+import { attackViolations, finalizerOwnership, voidAfterTamper } from './hostile.js'
 
 export interface Violation {
   clause: string
@@ -27,7 +28,10 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const record = trace.calls[index]
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
-    judgeCall(scenario, trace, predict(scenario, index), record, callId, v)
+    const expected = predict(scenario, index)
+    judgeCall(scenario, trace, expected, record, callId, v)
+    attackViolations(trace, callId, v)
+    finalizerOwnership(expected.tool, trace, record, callId, v)
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -35,7 +39,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     }
   })
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
-  return out
+  return voidAfterTamper(out, trace)
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {

@@ -3,10 +3,17 @@ import type { ToolExecutionResult } from '../spec.js'
 
 export type Stage = 'pre' | 'approval' | 'guard' | 'wrapper' | 'body' | 'post' | 'finalize' | 'observer'
 
+/** What a hostile hook wrote to: the execution (or run context), a result, a request, a decision. */
+export type AttackTarget = 'exec' | 'result' | 'request' | 'decision' | 'projection'
+
 export interface StageEvent {
   ev: 'enter'
   stage: Stage
-  /** The callId the stage saw. */
+  /**
+   * The call the stage belongs to, by the harness's own identity (`c<index>`, `c<index>/<tool>`
+   * for a nested call): bound to the execution object and its token when first seen, never to a
+   * field a hook could rewrite afterwards.
+   */
   call: string
   /** Which hook of its kind (registration order). */
   index: number
@@ -18,7 +25,7 @@ export interface StageEvent {
   resultFrozen?: boolean
   /** For post, finalize and observer: whether the result it saw was an error. */
   isError?: boolean
-  /** For the body: the name and arguments it ran with, as JSON text (IN-1). */
+  /** For the body: the name and arguments it ran with; for finalize: the result it saw (JSON text). */
   detail?: string
 }
 
@@ -28,6 +35,8 @@ export type TraceEvent =
   | { ev: 'abort'; call: string }
   | { ev: 'approval-request'; call: string; keys: string[]; toolName: unknown; reason: unknown; signalIsCaller: boolean }
   | { ev: 'tamper'; call: string; changed: string[] }
+  /** A hostile hook's writes on what it was handed; `changed` lists the paths that took effect. */
+  | { ev: 'attack'; stage: Stage | 'approval'; call: string; target: AttackTarget; changed: string[] }
   | { ev: 'settled'; call: string }
   /** The registry called presentCall or presentResult (DEF-3: it never should during execution). */
   | { ev: 'present'; tool: string }

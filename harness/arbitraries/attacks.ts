@@ -97,3 +97,10 @@ export function withAttack<T extends object>(spec: T & { attack?: unknown }): T 
   }
   return spec
 }
+
+/** A listener's writes that would turn a failure it is handed into a success (PST-1, PST-2). */
+export const resurrectingWrites: AttackWrite[] = [
+  { op: 'set', path: 'isError', to: { ref: 'flip' } },
+  { op: 'set', path: 'value', to: { value: { ok: true } } },
+  { op: 'delete', path: 'error' },
+]

@@ -63,3 +63,10 @@ export function voidAfterTamper(out: Violation[], trace: Trace): Violation[] {
   if (!executionChanged(trace)) return out
   return out.filter((x) => x.clause === 'IN-1' || x.clause === 'RES-2')
 }
+
+/** PST-2: a failure that post-execute was handed is never published as a success. */
+export function noResurrection(trace: Trace, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
+  const handedFailure = trace.events.some((x) => x.ev === 'enter' && x.stage === 'post' && x.call === callId && x.isError === true)
+  const published = record.result as { isError?: unknown } | undefined
+  if (handedFailure && published?.isError === false) v('PST-2', 'a failure handed to post-execute was published as a success')
+}

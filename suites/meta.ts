@@ -1,8 +1,8 @@
 /** META: nothing non-serialisable is published. */
 import fc from 'fast-check'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import { postListener } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { madeUpNonLosslessMeta, postListener } from '../harness/arbitraries/hooks.js'
+import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -29,6 +29,7 @@ export default [
   })),
   judged('META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome', scenario({
     tools: fc.array(tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })), { minLength: 1, maxLength: 1 }),
+    wrappers: fc.oneof(defaults.wrappers, { weight: 2, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
     post: fc.array(fc.oneof(postListener, fc.tuple(contentDesc, contextDesc).map(([content, context]) => ({ timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }))), { maxLength: 2 }),
     calls: { max: 2 },
   })),

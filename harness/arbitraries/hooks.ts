@@ -92,6 +92,11 @@ const madeUpResult: fc.Arbitrary<ValueDesc> = fc.oneof(
   validOutput.map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
   fc.constant<ValueDesc>({ isError: false, value: { $: 'bigint' }, content: [] }),
   fc.constant<ValueDesc>({ isError: true, error: { message: 'made up' }, content: [{ type: 'text', text: 'made up' }] }),
+  // A made-up error or success carrying a meta that is not lossless JSON (META-1, META-2).
+  fc.constantFrom<ValueDesc>(
+    { isError: true, error: { message: 'made up' }, content: [], meta: { $: 'bigint' } },
+    { isError: true, error: { message: 'made up', code: 'E_MADE_UP' }, content: [], meta: { n: { $: 'nan' } } },
+  ),
   fc.constantFrom<ValueDesc>(null, 'ok', { isError: 'no' }, { $: 'undefined' }),
 )
 
@@ -101,7 +106,7 @@ export const wrapper: fc.Arbitrary<WrapperSpec> = fc.record(
     timing,
     action: fc.oneof(
       { weight: 5, arbitrary: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }, { kind: 'next-twice' }) },
-      { weight: 1, arbitrary: madeUpResult.map((result) => ({ kind: 'made-up', result }) as WrapperSpec['action']) },
+      { weight: 2, arbitrary: madeUpResult.map((result) => ({ kind: 'made-up', result }) as WrapperSpec['action']) },
       { weight: 1, arbitrary: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }) },
     ),
     attack: wrapperAttack,
@@ -133,3 +138,11 @@ export const postListener: fc.Arbitrary<PostSpec> = fc
 export const observer: fc.Arbitrary<ObserverSpec> = fc
   .record({ scope, throws: fc.boolean(), attack: observerAttack }, { requiredKeys: ['throws'] })
   .map((o) => withAttack<ObserverSpec>(o))
+
+/** A wrapper that makes up an error whose meta is not lossless JSON (META-1, META-2). */
+export const madeUpNonLosslessMeta: fc.Arbitrary<WrapperSpec> = fc.record({
+  timing,
+  action: fc
+    .constantFrom<ValueDesc>({ $: 'bigint' }, { n: { $: 'nan' } }, { $: 'cycle' }, { f: { $: 'function' } })
+    .map((meta): WrapperSpec['action'] => ({ kind: 'made-up', result: { isError: true, error: { message: 'made up' }, content: [], meta } })),
+})

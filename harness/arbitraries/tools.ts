@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import type { BodySpec, BodyStep, ClassifierSpec, ExtraField, FinalizeSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../scenario/types.js'
 import { ANY_SCHEMA, anyOutput, parametersSchema, validOutput } from './outputs.js'
-import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
+import { contentDesc, contextDesc, jsonValue, textBlock, unserialisable } from './values.js'
 import { bodyAttack, finalizeAttack } from './attacks.js'
 
 export const toolName = fc.oneof(
@@ -24,6 +24,8 @@ export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
       .constantFrom<ValueDesc>(1, 'true', {}, [], false, null, { $: 'undefined' }, { $: 'promise', value: true }, { $: 'boolean-object' }, { $: 'getter', value: true })
       .map((value) => ({ kind: 'returns', value }) as ClassifierSpec),
   },
+  // A Promise of true: the answer an async-minded registry gets wrong (MODE-2).
+  { weight: 3, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: { $: 'promise', value: true } }) },
   { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'throws' }) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 'true', 1).map((value) => ({ kind: 'not-a-function', value }) as ClassifierSpec) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 1).map((value) => ({ kind: 'getter-returns', value }) as ClassifierSpec) },
@@ -65,7 +67,7 @@ export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
     { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
     { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
     // A projection that rewrites what it returned after returning it (hostile hooks).
-    { weight: 1, arbitrary: (content ? contentDesc : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
+    { weight: 3, arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
     { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
   )
 
@@ -76,7 +78,7 @@ export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
   // Odd returns: objects that carry a result's own fields, which only the registry may set (FIN-3).
   {
-    weight: 1,
+    weight: 3,
     arbitrary: fc
       .constantFrom<ValueDesc>(
         { isError: false, value: 2, content: [{ type: 'text', text: 'from the finalizer' }] },

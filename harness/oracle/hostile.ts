@@ -9,6 +9,7 @@ import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, Trace } from '../scenario/trace.js'
 import type { Scenario, ToolSpec, ValueDesc } from '../scenario/types.js'
 import type { Violation } from './judge.js'
+import type { Expected } from './predict.js'
 
 const execClause = (stage: Stage | 'approval') => (stage === 'observer' ? 'RES-2' : 'IN-1')
 const resultClause: Partial<Record<Stage | 'approval', string>> = { post: 'PST-1', finalize: 'FIN-3', observer: 'RES-2' }
@@ -69,4 +70,20 @@ export function noResurrection(trace: Trace, record: CallRecord, callId: string,
   const handedFailure = trace.events.some((x) => x.ev === 'enter' && x.stage === 'post' && x.call === callId && x.isError === true)
   const published = record.result as { isError?: unknown } | undefined
   if (handedFailure && published?.isError === false) v('PST-2', 'a failure handed to post-execute was published as a success')
+}
+
+/**
+ * OUT-2: content is what `render` returned when it returned. A projection that rewrites its own
+ * output afterwards must not change what is published (checked where nothing else may replace it).
+ */
+export function renderSnapshot(e: Expected, record: CallRecord, v: (clause: string, detail: string) => void): void {
+  const tool = e.tool
+  const render = tool?.render
+  if (!tool || render?.kind !== 'returns' || !render.mutateAfter || !isLosslessDesc(render.value)) return
+  if (e.outcome.isError || e.outcome.content !== undefined || e.post.length > 0 || tool.finalize?.kind === 'returns') return
+  const published = record.result as { isError?: unknown; content?: unknown } | undefined
+  if (published?.isError !== false) return
+  if (JSON.stringify(published.content) !== JSON.stringify(jsonOf(render.value))) {
+    v('OUT-2', 'the published content is not what render returned: it changed after render returned it')
+  }
 }

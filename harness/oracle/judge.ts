@@ -9,7 +9,7 @@ import type { CallRecord, Stage, StageEvent, Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, type Expected } from './predict.js'
-import { attackViolations, finalizerOwnership, noResurrection, voidAfterTamper } from './hostile.js'
+import { attackViolations, finalizerOwnership, noResurrection, renderSnapshot, voidAfterTamper } from './hostile.js'
 
 export interface Violation {
   clause: string
@@ -33,6 +33,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     attackViolations(trace, callId, v)
     finalizerOwnership(expected.tool, trace, record, callId, v)
     noResurrection(trace, record, callId, v)
+    renderSnapshot(expected, record, v)
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { ANY_SCHEMA, invalidOutput } from '../harness/arbitraries/outputs.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { projection, tool } from '../harness/arbitraries/tools.js'
+import { mutatingRender, projection, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
@@ -17,7 +17,7 @@ const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t,
 const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
 /** Renders that are not content: not an array, null or malformed blocks, a good block beside a bad one. */
 const malformedContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'text', text: 1 }], [{ type: 'video' }], [{ type: 'image', mimeType: 'image/png' }], [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AA==' }], [['nested']])
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), malformedContent.map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), malformedContent.map((value): ProjectionSpec => ({ kind: 'returns', value })), { weight: 3, arbitrary: mutatingRender }), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 

@@ -25,7 +25,7 @@ export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
       .map((value) => ({ kind: 'returns', value }) as ClassifierSpec),
   },
   // A Promise of true: the answer an async-minded registry gets wrong (MODE-2).
-  { weight: 3, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: { $: 'promise', value: true } }) },
+  { weight: 8, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: { $: 'promise', value: true } }) },
   { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'throws' }) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 'true', 1).map((value) => ({ kind: 'not-a-function', value }) as ClassifierSpec) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 1).map((value) => ({ kind: 'getter-returns', value }) as ClassifierSpec) },
@@ -62,33 +62,37 @@ export const body = (longRunning = false): fc.Arbitrary<BodyChoice> =>
     return { body: { steps, outcome }, schema: output.schema }
   })
 
+/** A render that rewrites the content it returned after returning it (OUT-2: content is a snapshot). */
+export const mutatingRender: fc.Arbitrary<ProjectionSpec> = fc
+  .array(textBlock, { minLength: 1, maxLength: 2 })
+  .map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec)
+
 export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
     { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
     // A projection that rewrites what it returned after returning it (hostile hooks).
-    { weight: 3, arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
+    { weight: 1, arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
     { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
   )
+
+const oddFinalizerReturns: ValueDesc[] = [
+  { isError: false, value: 2, content: [{ type: 'text', text: 'from the finalizer' }] },
+  { isError: true, error: { message: 'from the finalizer' }, content: [] },
+  { content: [{ type: 'text', text: 'from the finalizer' }], value: 3 },
+  { error: { message: 'from the finalizer' } },
+]
 
 export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<FinalizeSpec>({ kind: 'keep' }) },
   { weight: 2, arbitrary: contentDesc.map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
-  // Odd returns: objects that carry a result's own fields, which only the registry may set (FIN-3).
-  {
-    weight: 3,
-    arbitrary: fc
-      .constantFrom<ValueDesc>(
-        { isError: false, value: 2, content: [{ type: 'text', text: 'from the finalizer' }] },
-        { isError: true, error: { message: 'from the finalizer' }, content: [] },
-        { content: [{ type: 'text', text: 'from the finalizer' }], value: 3 },
-        { error: { message: 'from the finalizer' } },
-      )
-      .map((value) => ({ kind: 'returns', value }) as FinalizeSpec),
-  },
+  { weight: 1, arbitrary: fc.constantFrom(...oddFinalizerReturns).map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
 )
+
+/** A finalizer returning an object that carries a result's own fields, which only the registry sets (FIN-3). */
+export const oddFinalizer: fc.Arbitrary<FinalizeSpec> = fc.constantFrom(...oddFinalizerReturns).map((value) => ({ kind: 'returns', value }))
 
 /** Sometimes the body writes on its run context, or the finalizer on what it is handed. */
 const toolAttack = fc.option(

@@ -581,8 +581,11 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-/** Runs `work` and records leaving the stage when it settles, or at once if it throws. */
-function settleThen<T>(work: () => T | Promise<T>, after: () => void): Promise<T> {
+/**
+ * Runs `work` and records leaving the stage when it settles, or at once if it throws. A hook whose
+ * answer is synchronous answers synchronously (the contracts allow a value or a Promise of one).
+ */
+function settleThen<T>(work: () => T | Promise<T>, after: () => void): T | Promise<T> {
   let value: T | Promise<T>
   try {
     value = work()
@@ -590,7 +593,19 @@ function settleThen<T>(work: () => T | Promise<T>, after: () => void): Promise<T
     after()
     throw error
   }
+  if (!isThenable(value)) {
+    after()
+    return value
+  }
   return Promise.resolve(value).finally(after)
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  } catch {
+    return false
+  }
 }
 
 function isErrorResult(result: unknown): boolean | undefined {

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { madeUpNonLosslessMeta, postListener } from '../harness/arbitraries/hooks.js'
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import { smugglingFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
@@ -24,12 +24,12 @@ const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'retur
 export default [
   judged('META-1', 'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — turns the outcome into an error', scenario({
     ...quiet,
-    tools: fc.array(smuggling, { minLength: 1, maxLength: 1 }),
+    tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
     post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
   })),
   judged('META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome', scenario({
     tools: fc.array(tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })), { minLength: 1, maxLength: 1 }),
-    wrappers: fc.oneof(defaults.wrappers, { weight: 2, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
+    wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
     post: fc.array(fc.oneof(postListener, fc.tuple(contentDesc, contextDesc).map(([content, context]) => ({ timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }))), { maxLength: 2 }),
     calls: { max: 2 },
   })),

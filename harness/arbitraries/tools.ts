@@ -165,3 +165,8 @@ export const succeedingTool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec
     const { finalize: _finalize, meta: _meta, ...rest } = t
     return { ...rest, outputSchema: output.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((s) => s.kind !== 'defer'), outcome: { kind: 'return', value: output.value } } }
   })
+
+/** A succeeding tool whose finalizer returns content that is not lossless JSON (META-1 at the finalizer). */
+export const smugglingFinalizer: fc.Arbitrary<ToolSpec> = fc
+  .tuple(succeedingTool(), unserialisable)
+  .map(([t, bad]): ToolSpec => ({ ...t, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad }] } }))

@@ -2,8 +2,8 @@
 import fc from 'fast-check'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { ToolSpec, WrapperSpec } from '../harness/scenario/types.js'
 
@@ -19,5 +19,10 @@ export default [
     calls: { abortScheduled: 100 },
   })),
   judged('EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')), post: fc.array(postListener, { maxLength: 1 }) })),
-  judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')) })),
+  judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({
+    ...quiet,
+    // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
+    tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
+    wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
+  })),
 ]

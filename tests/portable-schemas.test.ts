@@ -81,3 +81,20 @@ describe('generated scenarios', () => {
     expect(invalid.slice(0, 3)).toEqual([])
   })
 })
+
+describe('a refused registration', () => {
+  it('costs only its own case: a harness error naming the tool and schema, never a verdict', async () => {
+    const { checkProperty } = await import('../harness/runner/check-property.js')
+    const { judged } = await import('../harness/runner/scenario-property.js')
+    const { scenario, quiet } = await import('../harness/arbitraries/scenario.js')
+    const { plainTool } = await import('../harness/arbitraries/tools.js')
+    const variant = (await import('../fixtures/variants/portable-schemas-only.js')).default
+    const tools = fc.boolean().map((odd) => [{ ...plainTool(), ...(odd ? { outputSchema: { enum: ['a', 'b', 1] } } : {}) }])
+    const property = judged('OUT-1', 'probe', scenario({ ...quiet, tools }))
+    const verdict = await checkProperty(property, variant, { runs: 30, seed: 7, shrink: false })
+    expect(verdict.status).toBe('passed')
+    const refused = verdict.status === 'passed' ? (verdict.refused ?? []) : []
+    expect(refused.length).toBeGreaterThan(0)
+    expect(refused[0]).toMatch(/^register\(read_file\) refused the tool \(output schema \{"enum":\["a","b",1\]\}/)
+  })
+})

@@ -5,7 +5,8 @@
 import fc from 'fast-check'
 import type { ApprovalSpec, DecisionSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Timing, ValueDesc, WrapperSpec } from '../scenario/types.js'
 import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
-import { validOutput } from './outputs.js'
+import { invalidOutput, validOutput } from './outputs.js'
+import { isLosslessDesc } from '../scenario/values.js'
 import { guardAttack, observerAttack, postAttack, preAttack, requestAttack, withAttack, wrapperAttack } from './attacks.js'
 
 export const timing: fc.Arbitrary<Timing> = fc.constantFrom('sync', 'await')
@@ -90,6 +91,8 @@ export const guard: fc.Arbitrary<GuardSpec> = fc.record(
 
 const madeUpResult: fc.Arbitrary<ValueDesc> = fc.oneof(
   validOutput.map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
+  // Lossless values that fail most schemas: only validation against output.schema rejects them (EXE-4).
+  invalidOutput.filter((o) => isLosslessDesc(o.value)).map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
   fc.constantFrom<ValueDesc>({ isError: false, value: { $: 'bigint' }, content: [] }, { isError: false, value: { n: { $: 'nan' } }, content: [] }),
   fc.constant<ValueDesc>({ isError: true, error: { message: 'made up' }, content: [{ type: 'text', text: 'made up' }] }),
   fc.constantFrom<ValueDesc>(null, 'ok', { isError: 'no' }, { $: 'undefined' }),

@@ -1,8 +1,9 @@
 /** EXE: tools/execute, the around-wrapper. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { ToolSpec, WrapperSpec } from '../harness/scenario/types.js'
 import { custom, input } from '../harness/runner/custom-property.js'
@@ -10,7 +11,7 @@ import { liveTool } from '../harness/runner/sample-tools.js'
 import { withDirect } from './with-direct.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
-const waitingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: {}, render: { kind: 'json-text' } }))
+const waitingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }))
 
 /**
  * The replacement must arrive: a wrapper that replaces the signal (next({ signal }), which the
@@ -58,5 +59,10 @@ export default [
     calls: { abortScheduled: 100 },
   })), replacementArrives, { scenario: 1, direct: 1 }),
   judged('EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')), post: fc.array(postListener, { maxLength: 1 }) })),
-  judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')) })),
+  judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({
+    ...quiet,
+    // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
+    tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
+    wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
+  })),
 ]

@@ -1,6 +1,6 @@
 /** FIN: finalizeContent, the tool's last mile. */
 import fc from 'fast-check'
-import { finalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import { finalizer, oddFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { guard, postListener, preDecision, preListener, wrapper } from '../harness/arbitraries/hooks.js'
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
@@ -69,7 +69,7 @@ export default [
     calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
   })),
   judged('FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws', scenario({
-    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), replacingBlocks), false).map((tools) => tools.map(deferringFirst)),
+    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), oddFinalizer, replacingBlocks), false).map((tools) => tools.map(deferringFirst)),
     pre: fc.array(preListener(), { maxLength: 1 }),
     guards: fc.array(guard, { maxLength: 1 }),
     wrappers: fc.array(wrapper, { maxLength: 1 }),

@@ -1,8 +1,9 @@
 /** META: nothing non-serialisable is published. */
 import fc from 'fast-check'
-import { postListener } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
+import { madeUpNonLosslessMeta, postListener } from '../harness/arbitraries/hooks.js'
+import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
+import { smugglingFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
@@ -12,7 +13,7 @@ import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/type
 const notAUserMessages: ValueDesc[] = [null, 'hello', { role: 'assistant', content: [] }, { role: 'user', content: [{ type: 'video' }] }, { role: 'user', content: [{ type: 'text', text: 'ok' }, null] }, { role: 'user', content: 'text' }]
 const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable, fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined })).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {
   const misshapen = notAUserMessage !== undefined
-  const base: ToolSpec = { ...t, outputSchema: {}, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
+  const base: ToolSpec = { ...t, outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
   if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
   if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
   if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: misshapen ? notAUserMessage : { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }
@@ -23,11 +24,12 @@ const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'retur
 export default [
   judged('META-1', 'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — turns the outcome into an error', scenario({
     ...quiet,
-    tools: fc.array(smuggling, { minLength: 1, maxLength: 1 }),
+    tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
     post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
   })),
   judged('META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome', scenario({
     tools: fc.array(tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })), { minLength: 1, maxLength: 1 }),
+    wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
     post: fc.array(fc.oneof(postListener, fc.tuple(contentDesc, contextDesc).map(([content, context]) => ({ timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }))), { maxLength: 2 }),
     calls: { max: 2 },
   })),

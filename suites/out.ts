@@ -1,9 +1,9 @@
 /** OUT: the canonical output. */
 import fc from 'fast-check'
-import { invalidOutput } from '../harness/arbitraries/outputs.js'
+import { ANY_SCHEMA, invalidOutput } from '../harness/arbitraries/outputs.js'
 import { timing } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { projection, tool, withNested } from '../harness/arbitraries/tools.js'
+import { mutatingRender, projection, tool, withNested } from '../harness/arbitraries/tools.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/runner/custom-property.js'
@@ -24,7 +24,7 @@ const shapelessContext = fc.constantFrom<ValueDesc>('a message', { role: 'assist
 /** One source of wrong-shaped output per case: the render, the finalizer, a deferred context, or a post-execute decision. */
 const shapelessTool = fc.tuple(tool(), fc.constantFrom('render', 'finalize', 'defer', 'none'), shapelessContent, shapelessContext).map(([t, where, content, context]): ToolSpec => {
   const returns = { kind: 'return' as const, value: 1 }
-  const base: ToolSpec = { ...t, outputSchema: {}, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((x) => x.kind !== 'defer'), outcome: returns } }
+  const base: ToolSpec = { ...t, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((x) => x.kind !== 'defer'), outcome: returns } }
   if (where === 'render') return { ...base, render: { kind: 'returns', value: content } }
   if (where === 'finalize') return { ...base, finalize: { kind: 'returns', value: content } }
   if (where === 'defer') return { ...base, body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'ok' }] } }, { kind: 'defer', context }], outcome: returns } }
@@ -38,7 +38,7 @@ const shapelessPost = fc.array(fc.record({ timing, decision: fc.oneof(shapelessD
 
 /** Renders that are not lossless JSON (OUT-2); lossless ones of the wrong shape are OUT-5's. */
 const losslessNot = fc.constantFrom<ValueDesc>([{ type: 'text', text: { $: 'bigint' } }], { $: 'cycle' }, [{ $: 'undefined' }], [{ type: 'text', text: 'ok' }, { $: 'function' }])
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value }))), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {} }))
+const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value })), { weight: 3, arbitrary: mutatingRender }), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
 const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
 const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
 

@@ -1,6 +1,6 @@
 /** PRE: tools/pre-execute, a tri-state waterfall. */
 import fc from 'fast-check'
-import { malformedPre, preDecision, preListener, wellFormedPre } from '../harness/arbitraries/hooks.js'
+import { malformedPre, postListener, preDecision, preListener, wellFormedPre, wrapper } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import type { DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
@@ -31,8 +31,9 @@ export default [
     calls: { max: 3, agents: true },
   }), 'scopes'),
   judged('PRE-8', 'next() is idempotent: calling it twice gets one decision and runs no later listener, approval or guard twice', scenario({
-    pre: fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 3 }),
-    wrappers: fc.array(fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'next-twice' as const }) }), { maxLength: 2 }),
-    post: fc.array(fc.record({ timing: fc.constant('sync' as const), decision: fc.constant<DecisionSpec>({ kind: 'delegate-twice' }) }), { maxLength: 2 }),
+    // In each waterfall, listeners that call next() twice, sometimes followed by one that decides.
+    pre: fc.tuple(fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 2 }), fc.option(preListener(preDecision({ malformed: 0, failing: 0 }).filter((d) => d.kind === 'returns')), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
+    wrappers: fc.tuple(fc.array(fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'next-twice' as const }) }), { minLength: 1, maxLength: 2 }), fc.option(wrapper.filter((w) => w.action.kind === 'made-up'), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
+    post: fc.tuple(fc.array(fc.record({ timing: fc.constant('sync' as const), decision: fc.constant<DecisionSpec>({ kind: 'delegate-twice' }) }), { minLength: 1, maxLength: 2 }), fc.option(postListener.filter((p) => p.decision.kind === 'returns'), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
   })),
 ]

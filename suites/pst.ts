@@ -1,6 +1,8 @@
 /** PST: tools/post-execute. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, preListener } from '../harness/arbitraries/hooks.js'
+import { resurrectingWrites } from '../harness/arbitraries/attacks.js'
 import { validOutput } from '../harness/arbitraries/outputs.js'
 import { contentDesc, contextDesc } from '../harness/arbitraries/values.js'
 import { isLosslessDesc, jsonOf } from '../harness/scenario/values.js'
@@ -30,8 +32,14 @@ const resurrecting: fc.Arbitrary<PostSpec[]> = fc
     { weight: 3, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', value: { ok: true } } }, { kind: 'returns', value: { kind: 'accept', value: 1 } }) },
     { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } }, { kind: 'returns', value: { kind: 'accept' } }) },
   ), fc.constantFrom('sync' as const, 'await' as const))
-  .map(([decision, timing]) => [{ timing, decision }])
-const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: {}, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
+  .chain(([decision, timing]) =>
+    fc.oneof(
+      { weight: 2, arbitrary: fc.constant<PostSpec[]>([{ timing, decision }]) },
+      // A hostile listener rewrites the failure it was handed into a success, then accepts it.
+      { weight: 1, arbitrary: fc.constant<PostSpec[]>([{ timing, decision: { kind: 'returns', value: { kind: 'accept' } }, attack: { result: resurrectingWrites } }]) },
+    ),
+  )
+const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
 
 export default [
   judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({

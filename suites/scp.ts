@@ -1,5 +1,6 @@
 /** SCP: scopes. */
 import fc from 'fast-check'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { guard } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
@@ -8,8 +9,8 @@ import type { ToolSpec } from '../harness/scenario/types.js'
 
 /** The same name registered globally and for one agent, so shadowing decides which body runs. */
 const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).map(([global, own, agent]): ToolSpec[] => [
-  { ...global, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: {}, render: { kind: 'json-text' } },
-  { ...own, name: global.name, scope: agent, body: { steps: [], outcome: { kind: 'return', value: 2 } }, outputSchema: {}, render: { kind: 'json-text' } },
+  { ...global, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } },
+  { ...own, name: global.name, scope: agent, body: { steps: [], outcome: { kind: 'return', value: 2 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } },
 ])
 
 export default [

@@ -5,7 +5,9 @@
 import fc from 'fast-check'
 import type { ApprovalSpec, DecisionSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Timing, ValueDesc, WrapperSpec } from '../scenario/types.js'
 import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
-import { validOutput } from './outputs.js'
+import { invalidOutput, validOutput } from './outputs.js'
+import { isLosslessDesc } from '../scenario/values.js'
+import { guardAttack, observerAttack, postAttack, preAttack, requestAttack, withAttack, wrapperAttack } from './attacks.js'
 
 export const timing: fc.Arbitrary<Timing> = fc.constantFrom('sync', 'await')
 /** Mostly global, sometimes scoped to an agent: a scoped hook only meets calls from its agent. */
@@ -52,7 +54,7 @@ export const preDecision = (weights = { malformed: 2, failing: 1 }): fc.Arbitrar
   )
 
 export const preListener = (decision = preDecision()): fc.Arbitrary<PreSpec> =>
-  fc.record({ scope, timing, decision, tamper: fc.boolean() }, { requiredKeys: ['timing', 'decision'] })
+  fc.record({ scope, timing, decision, tamper: fc.boolean(), attack: preAttack }, { requiredKeys: ['timing', 'decision'] }).map(withAttack)
 
 export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<ValueDesc>('allowed-once', 'rejected', 'cancelled', 'unavailable') },
@@ -66,7 +68,10 @@ export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
 )
 
 export const approval: fc.Arbitrary<ApprovalSpec> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome, attack: requestAttack }).map((a) => withAttack<ApprovalSpec>(a)),
+  },
   { weight: 1, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
 )
 
@@ -79,13 +84,16 @@ export const guard: fc.Arbitrary<GuardSpec> = fc.record(
       { weight: 3, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '', { $: 'promise', value: null }, {}, { $: 'undefined' }).map((value) => ({ kind: 'returns' as const, value })) },
       { weight: 1, arbitrary: fc.constant({ kind: 'throws' as const }) },
     ),
+    attack: guardAttack,
   },
   { requiredKeys: ['verdict'] },
-)
+).map((g) => withAttack<GuardSpec>(g))
 
 const madeUpResult: fc.Arbitrary<ValueDesc> = fc.oneof(
   validOutput.map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
-  fc.constant<ValueDesc>({ isError: false, value: { $: 'bigint' }, content: [] }),
+  // Lossless values that fail most schemas: only validation against output.schema rejects them (EXE-4).
+  invalidOutput.filter((o) => isLosslessDesc(o.value)).map((o) => ({ isError: false, value: o.value, content: [] }) as ValueDesc),
+  fc.constantFrom<ValueDesc>({ isError: false, value: { $: 'bigint' }, content: [] }, { isError: false, value: { n: { $: 'nan' } }, content: [] }),
   fc.constant<ValueDesc>({ isError: true, error: { message: 'made up' }, content: [{ type: 'text', text: 'made up' }] }),
   fc.constantFrom<ValueDesc>(null, 'ok', { isError: 'no' }, { $: 'undefined' }),
 )
@@ -99,9 +107,10 @@ export const wrapper: fc.Arbitrary<WrapperSpec> = fc.record(
       { weight: 1, arbitrary: madeUpResult.map((result) => ({ kind: 'made-up', result }) as WrapperSpec['action']) },
       { weight: 1, arbitrary: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }) },
     ),
+    attack: wrapperAttack,
   },
   { requiredKeys: ['timing', 'action'] },
-)
+).map((w) => withAttack<WrapperSpec>(w))
 
 const postValue: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.constant<ValueDesc>({ kind: 'accept' }),
@@ -120,6 +129,18 @@ export const postDecision: fc.Arbitrary<DecisionSpec> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
 )
 
-export const postListener: fc.Arbitrary<PostSpec> = fc.record({ scope, timing, decision: postDecision }, { requiredKeys: ['timing', 'decision'] })
+export const postListener: fc.Arbitrary<PostSpec> = fc
+  .record({ scope, timing, decision: postDecision, attack: postAttack }, { requiredKeys: ['timing', 'decision'] })
+  .map((p) => withAttack<PostSpec>(p))
 
-export const observer: fc.Arbitrary<ObserverSpec> = fc.record({ scope, throws: fc.boolean() }, { requiredKeys: ['throws'] })
+export const observer: fc.Arbitrary<ObserverSpec> = fc
+  .record({ scope, throws: fc.boolean(), attack: observerAttack }, { requiredKeys: ['throws'] })
+  .map((o) => withAttack<ObserverSpec>(o))
+
+/** A wrapper that makes up an error whose meta is not lossless JSON (META-1, META-2). */
+export const madeUpNonLosslessMeta: fc.Arbitrary<WrapperSpec> = fc.record({
+  timing,
+  action: fc
+    .constantFrom<ValueDesc>({ $: 'bigint' }, { n: { $: 'nan' } }, { $: 'cycle' }, { f: { $: 'function' } })
+    .map((meta): WrapperSpec['action'] => ({ kind: 'made-up', result: { isError: true, error: { message: 'made up' }, content: [], meta } })),
+})

@@ -16,6 +16,8 @@ export interface CallOptions {
   agents?: boolean
   unknownNames?: boolean
   fakeParent?: number
+  /** Weight (0-99) of a later call handed the first call's callId; calls run one after another. */
+  sameCallId?: number
   args?: fc.Arbitrary<ValueDesc>
 }
 
@@ -67,7 +69,9 @@ export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
       approval: shape.approval ?? defaults.approval,
       mode: shape.mode ?? fc.constant(undefined),
     })
-    .chain((parts) => calls(parts.tools, shape.calls ?? {}).map((callList) => assemble(parts, callList, shape)))
+    .chain((parts) =>
+      calls(parts.tools, { sameCallId: shape.concurrent ? 0 : 10, ...shape.calls }).map((callList) => assemble(parts, callList, shape)),
+    )
 }
 
 function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]> {
@@ -81,14 +85,16 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
     abortAtEntry: flag(options.abortAtEntry),
     abortScheduled: flag(options.abortScheduled),
     fakeParent: flag(options.fakeParent),
+    sameCallId: flag(options.sameCallId),
   })
   return fc.array(call, { minLength: 1, maxLength: options.max ?? 1 }).map((list) =>
-    list.map(({ agent, abortAtEntry, abortScheduled, fakeParent, ...rest }) => {
+    list.map(({ agent, abortAtEntry, abortScheduled, fakeParent, sameCallId, ...rest }, index) => {
       const spec: CallSpec = { ...rest }
       if (agent) spec.agent = agent
       if (abortAtEntry) spec.abortAtEntry = true
       if (abortScheduled) spec.abortScheduled = true
       if (fakeParent) spec.fakeParent = true
+      if (sameCallId && index > 0) spec.sameCallIdAs = 0
       return spec
     }),
   )

@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check'
 import type { BodySpec, BodyStep, ClassifierSpec, ExtraField, FinalizeSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../scenario/types.js'
-import { anyOutput, parametersSchema, validOutput } from './outputs.js'
-import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
+import { ANY_SCHEMA, anyOutput, parametersSchema, validOutput } from './outputs.js'
+import { contentDesc, contextDesc, jsonValue, textBlock, unserialisable } from './values.js'
+import { bodyAttack, finalizeAttack } from './attacks.js'
 
 export const toolName = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('read_file', 'edit', 'search') },
@@ -23,6 +24,8 @@ export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
       .constantFrom<ValueDesc>(1, 'true', {}, [], false, null, { $: 'undefined' }, { $: 'promise', value: true }, { $: 'boolean-object' }, { $: 'getter', value: true })
       .map((value) => ({ kind: 'returns', value }) as ClassifierSpec),
   },
+  // A Promise of true: the answer an async-minded registry gets wrong (MODE-2).
+  { weight: 8, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: { $: 'promise', value: true } }) },
   { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'throws' }) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 'true', 1).map((value) => ({ kind: 'not-a-function', value }) as ClassifierSpec) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 1).map((value) => ({ kind: 'getter-returns', value }) as ClassifierSpec) },
@@ -59,18 +62,47 @@ export const body = (longRunning = false): fc.Arbitrary<BodyChoice> =>
     return { body: { steps, outcome }, schema: output.schema }
   })
 
+/** A render that rewrites the content it returned after returning it (OUT-2: content is a snapshot). */
+export const mutatingRender: fc.Arbitrary<ProjectionSpec> = fc
+  .array(textBlock, { minLength: 1, maxLength: 2 })
+  .map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec)
+
 export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
     { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
+    // A projection that rewrites what it returned after returning it (hostile hooks).
+    { weight: 1, arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
     { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
   )
+
+const oddFinalizerReturns: ValueDesc[] = [
+  { isError: false, value: 2, content: [{ type: 'text', text: 'from the finalizer' }] },
+  { isError: true, error: { message: 'from the finalizer' }, content: [] },
+  { content: [{ type: 'text', text: 'from the finalizer' }], value: 3 },
+  { error: { message: 'from the finalizer' } },
+]
 
 export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<FinalizeSpec>({ kind: 'keep' }) },
   { weight: 2, arbitrary: contentDesc.map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
+  { weight: 1, arbitrary: fc.constantFrom(...oddFinalizerReturns).map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
+)
+
+/** A finalizer returning an object that carries a result's own fields, which only the registry sets (FIN-3). */
+export const oddFinalizer: fc.Arbitrary<FinalizeSpec> = fc.constantFrom(...oddFinalizerReturns).map((value) => ({ kind: 'returns', value }))
+
+/** Sometimes the body writes on its run context, or the finalizer on what it is handed. */
+const toolAttack = fc.option(
+  fc.record({ body: fc.option(bodyAttack, { nil: undefined }), finalize: fc.option(finalizeAttack, { nil: undefined }) }).map((a) => {
+    const attack: NonNullable<ToolSpec['attack']> = {}
+    if (a.body) attack.body = a.body
+    if (a.finalize && Object.keys(a.finalize).length > 0) attack.finalize = a.finalize
+    return attack
+  }),
+  { nil: undefined, freq: 3 },
 )
 
 export const extraField: fc.Arbitrary<ExtraField> = fc.record({
@@ -100,14 +132,16 @@ export const tool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec> =>
       extra: fc.option(fc.array(extraField, { maxLength: 2 }), { nil: undefined }),
       define: options.define ? fc.boolean() : fc.constant(false),
       parameters: options.define ? parametersSchema : fc.constant<ValueDesc>({ type: 'object' }),
+      attack: toolAttack,
     })
-    .map(({ body: b, scope, meta, finalize, extra, define, ...rest }) => {
+    .map(({ body: b, scope, meta, finalize, extra, define, attack, ...rest }) => {
       const spec: ToolSpec = { ...rest, description: `The ${rest.name} tool.`, outputSchema: b.schema, body: b.body }
       if (scope) spec.scope = scope
       if (meta) spec.meta = meta
       if (finalize) spec.finalize = finalize
       if (extra && extra.length > 0) spec.extra = extra
       if (define) spec.define = true
+      if (attack && Object.keys(attack).length > 0) spec.attack = attack
       return spec
     })
 
@@ -116,7 +150,7 @@ export const plainTool = (name = 'read_file'): ToolSpec => ({
   name,
   description: `The ${name} tool.`,
   parameters: { type: 'object' },
-  outputSchema: {},
+  outputSchema: ANY_SCHEMA,
   classifier: { kind: 'absent' },
   body: { steps: [], outcome: { kind: 'return', value: { ok: true } } },
   render: { kind: 'json-text' },
@@ -147,3 +181,8 @@ export const withNested = (leaf: fc.Arbitrary<ToolSpec>, outer: fc.Arbitrary<Too
       if (twice) steps.push(dispatch)
       return [{ ...o, body: { ...o.body, steps } }, l]
     })
+
+/** A succeeding tool whose finalizer returns content that is not lossless JSON (META-1 at the finalizer). */
+export const smugglingFinalizer: fc.Arbitrary<ToolSpec> = fc
+  .tuple(succeedingTool(), unserialisable)
+  .map(([t, bad]): ToolSpec => ({ ...t, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad }] } }))

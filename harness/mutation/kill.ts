@@ -23,7 +23,7 @@ export interface MutantModule {
 export const MUTANTS_DIR = resolve(new URL('../../fixtures/mutants', import.meta.url).pathname)
 
 export async function loadMutants(dir = MUTANTS_DIR): Promise<MutantModule[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.endsWith('.test.ts')).sort()
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.startsWith('support') && !f.endsWith('.test.ts')).sort()
   return Promise.all(
     files.map(async (file) => {
       const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: ConformanceAdapter; targets?: string[]; consequences?: string[] }

@@ -11,6 +11,7 @@ import type { CallSpec, Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, shapeSources, type Expected, type PredictOptions, type ShapeSource } from './predict.js'
 import { show } from '../runner/safe-read.js'
+import { attackViolations, finalizerOwnership, noResurrection, renderSnapshot, voidAfterTamper } from './hostile.js'
 
 export interface Violation {
   clause: string
@@ -34,6 +35,10 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     const e = predictBranch(scenario, trace, index, callId)
     out.push(...voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId)))
     judgeNested(scenario, trace, e, spec, callId, (clause, call, detail) => out.push({ clause, call, detail }))
+    attackViolations(trace, callId, v)
+    finalizerOwnership(e.tool, trace, record, callId, v)
+    noResurrection(trace, record, callId, v)
+    renderSnapshot(e, record, v)
     for (const e of stageEvents(trace, callId)) {
       const owner = tokens.get(e.token)
       if (owner !== undefined && owner !== callId) v('IN-3', `${callId} saw the token of ${owner}`)
@@ -42,7 +47,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
   })
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) out.push({ clause: 'DEF-3', detail: 'the registry called presentCall/presentResult during execution' })
-  return out
+  return voidAfterTamper(out, trace)
 }
 
 /**
@@ -297,7 +302,7 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   if (tokens.size > 1) v('IN-3', 'stages of one call saw different tokens')
 
   const decidedAt = decisionPoint(trace, callId, e)
-  const finalizeDetail = entered.find((x) => x.stage === 'finalize')?.detail
+  const finalizeDetail = entered.find((x) => x.stage === 'finalize')?.contexts
   const finalizerSaw = parseDetail(finalizeDetail)
   // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
   if (secondNextReran(scenario, trace, callId)) e = { ...e, outcome: { ...e.outcome, contexts: undefined } }

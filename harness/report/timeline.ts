@@ -40,6 +40,8 @@ function stepText(event: TraceEvent): string {
       return `${event.call}  approval requested (keys ${event.keys.join(', ')})`
     case 'tamper':
       return `${event.call}  a hook tried to rewrite ${event.changed.join(', ') || 'nothing'}`
+    case 'attack':
+      return `${event.call}  ${event.stage} wrote to the ${event.target}${event.changed.length ? `: ${event.changed.join(', ')} changed` : ' (no effect)'}`
     case 'settled':
       return `${event.call}  execute settled`
     case 'present':

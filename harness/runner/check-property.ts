@@ -54,7 +54,8 @@ export interface Failure extends FailingCase {
 }
 
 export type PropertyVerdict =
-  | { status: 'passed'; numRuns: number }
+  /** `refused`: cases skipped because the implementation refused a registration (harness errors). */
+  | { status: 'passed'; numRuns: number; refused?: string[] }
   | { status: 'failed'; failure: Failure }
   | { status: 'error'; error: string }
 
@@ -64,6 +65,8 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
   let original: (FailingCase & { check: string }) | undefined
   let last: FailingCase | undefined
   let harnessError: unknown
+  const refused: string[] = []
+  let judgedCases = 0
   const mismatch = mismatchFor(property.id, await seamProblems(adapter))
   if (mismatch) return { status: 'error', error: mismatch }
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
@@ -76,6 +79,9 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
       throw error
     }
     if (outcome.adapterError) throw new AdapterError(outcome.adapterError)
+    // A refused registration costs only its own case (SPEC.md "Output schemas").
+    if (outcome.refused) return void refused.push(outcome.refused)
+    judgedCases++
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true
     const found: FailingCase = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
@@ -93,7 +99,10 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     endOnFailure: options.shrink === false,
   })
   if (harnessError !== undefined) return { status: 'error', error: harnessErrorText(property.id, harnessError) }
-  if (!details.failed) return { status: 'passed', numRuns: details.numRuns }
+  if (!details.failed) {
+    if (refused.length > 0 && judgedCases === 0) return { status: 'error', error: `every case was refused: ${refused[0]}` }
+    return { status: 'passed', numRuns: details.numRuns, ...(refused.length > 0 ? { refused: [...new Set(refused)].slice(0, 20) } : {}) }
+  }
   const error = details.errorInstance
   if (error instanceof AdapterError) return { status: 'error', error: error.message }
   if (!last || !original) return { status: 'error', error: harnessErrorText(property.id, error) }

@@ -14,6 +14,8 @@ export interface CaseOutcome {
   trace?: Trace
   /** The adapter itself failed (create threw, a required method is missing): exit 2, not a verdict. */
   adapterError?: string
+  /** The implementation refused a registration this case needs: the case is skipped, not judged. */
+  refused?: string
 }
 
 export interface ConformanceProperty<Case = unknown> {

@@ -17,6 +17,7 @@ export const CASE_BUDGET_MS = 1000
 export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario, scheduler?: fc.Scheduler): Promise<CaseOutcome> {
   const trace = await runScenario(adapter, scenario, { ...(scheduler ? { scheduler } : {}), budgetMs: CASE_BUDGET_MS })
   if (trace.adapterError) return { violations: [], trace, adapterError: trace.adapterError }
+  if (trace.refused) return { violations: [], trace, refused: trace.refused }
   const { judgedTrace, unreadable } = readPublishedOnce(trace)
   let violations: Violation[]
   try {

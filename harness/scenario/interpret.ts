@@ -8,8 +8,9 @@ import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../a
 import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../runner/safe-read.js'
-import type { CallRecord, Stage, Trace, TraceEvent } from './trace.js'
-import type { ApprovalSpec, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
+import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import { applyWrites } from './attack.js'
 import { buildValue } from './values.js'
 import { stageEntered } from './stage-probe.js'
 
@@ -31,6 +32,8 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     return { events: [], calls: [], adapterError: `create() threw: ${describe(error)}` }
   }
   try {
+    const refused = run.registerTools(registry)
+    if (refused) return { events: run.events, calls: [], refused }
     const setup = run.install(registry)
     if (setup) return { events: run.events, calls: [], adapterError: setup }
     const work = run.callAll(registry)
@@ -64,6 +67,14 @@ class ScenarioRun {
   /** Nested calls a body dispatched, each named `<parent callId>/<step index>`. */
   readonly nested: CallRecord[] = []
   private readonly tokens = new Map<unknown, number>()
+  /** The harness's identity of each execution object seen, bound at first sight. */
+  private readonly owners = new WeakMap<object, string>()
+  private readonly tokenOwners = new Map<unknown, string>()
+  /** The callId handed to execute for each call still in flight → that call's harness identity. */
+  private readonly inFlight = new Map<string, string>()
+  /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
+  private pendingWrites: (() => void)[] = []
+  private registry: RegistryUnderTest | undefined
 
   constructor(
     private readonly scenario: Scenario,
@@ -87,7 +98,24 @@ class ScenarioRun {
     return 'before any stage'
   }
 
-  /** Registers everything; returns an adapter error message if the adapter refused valid input. */
+  /**
+   * Registers the tools; returns a harness error naming the tool and its schemas when the
+   * implementation refuses one (SPEC.md "Output schemas": a refusal is never a clause failure).
+   */
+  registerTools(registry: RegistryUnderTest): string | undefined {
+    this.registry = registry
+    for (const tool of this.scenario.tools) {
+      try {
+        registry.register(this.tool(registry, tool), tool.scope === undefined ? undefined : { agent: registry.agent(tool.scope) })
+      } catch (error) {
+        const schemas = `output schema ${safeJson(tool.outputSchema)}, parameters ${safeJson(tool.parameters)}`
+        return `register(${tool.name}) refused the tool (${schemas}): ${describe(error)}`
+      }
+    }
+    return undefined
+  }
+
+  /** Registers the hooks; returns an adapter error message if the adapter refused valid input. */
   install(registry: RegistryUnderTest): string | undefined {
     const scope = (name: string | undefined) => (name === undefined ? undefined : { agent: registry.agent(name) })
     const step = (what: string, action: () => unknown): string | undefined => {
@@ -100,12 +128,11 @@ class ScenarioRun {
     }
     const s = this.scenario
     const errors = [
-      ...s.tools.map((tool) => step(`register(${tool.name})`, () => registry.register(this.tool(registry, tool), scope(tool.scope)))),
-      ...s.pre.map((spec, i) => step('onPreExecute', () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper), scope(spec.scope)))),
-      ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict), scope(spec.scope)))),
+      ...s.pre.map((spec, i) => step('onPreExecute', () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack), scope(spec.scope)))),
+      ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict, spec.attack), scope(spec.scope)))),
       ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),
-      ...s.post.map((spec, i) => step('onPostExecute', () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision), scope(spec.scope)))),
-      ...s.observers.map((spec, i) => step('onResult', () => registry.onResult(this.observer(i, spec.throws), scope(spec.scope)))),
+      ...s.post.map((spec, i) => step('onPostExecute', () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision, spec.attack), scope(spec.scope)))),
+      ...s.observers.map((spec, i) => step('onResult', () => registry.onResult(this.observer(i, spec.throws, spec.attack), scope(spec.scope)))),
     ]
     return errors.find((e) => e !== undefined)
   }
@@ -122,7 +149,9 @@ class ScenarioRun {
     const controller = new AbortController()
     const record: CallRecord = { callId, observed: [] }
     this.records[index] = record
-    const input: ToolExecutionInput = { callId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    // Two calls may share a callId (run one after another): the trace still tells them apart.
+    const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
+    const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
     if (spec.program) {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
@@ -141,6 +170,7 @@ class ScenarioRun {
     }
     if (spec.abortAtEntry) abort()
     if (spec.abortScheduled) void this.pause().then(abort)
+    this.inFlight.set(handedId, callId)
     try {
       const result = await registry.execute(handed as ToolExecutionInput)
       record.result = result
@@ -149,6 +179,8 @@ class ScenarioRun {
     } catch (error) {
       record.rejected = describe(error)
     }
+    if (this.inFlight.get(handedId) === callId) this.inFlight.delete(handedId)
+    this.flushWrites()
     this.events.push({ ev: 'settled', call: callId })
   }
 
@@ -162,8 +194,68 @@ class ScenarioRun {
     return id
   }
 
+  /**
+   * The harness's identity of the call an execution (or run context) belongs to: bound to the
+   * object, and to its token, the first time a stage sees them — from the callId the harness
+   * handed to execute — so a hook that later rewrites `callId` cannot refile the call's stages.
+   */
+  private keyOf(exec: unknown): string {
+    const isObject = typeof exec === 'object' && exec !== null
+    const known = isObject ? this.owners.get(exec) : undefined
+    if (known) return known
+    const id = readField(exec, 'callId')
+    const token = readField(exec, 'token')
+    const key = (typeof id === 'string' ? this.inFlight.get(id) : undefined) ?? this.tokenOwners.get(token) ?? (typeof id === 'string' ? id : '?')
+    if (isObject) this.owners.set(exec, key)
+    if (token !== undefined && !this.tokenOwners.has(token)) this.tokenOwners.set(token, key)
+    return key
+  }
+
+  private flushWrites(): void {
+    const writes = this.pendingWrites
+    this.pendingWrites = []
+    for (const write of writes) write()
+  }
+
+  /** A hostile hook's writes on `target`, recorded with the paths that took effect. */
+  private attack(stage: Stage | 'approval', call: string, target: AttackTarget, object: unknown, writes: readonly AttackWrite[] | undefined): void {
+    if (!writes || writes.length === 0) return
+    const changed = applyWrites(object, writes, { resolve: (to, current) => this.resolveAttack(to, current, call) })
+    this.events.push({ ev: 'attack', stage, call, target, changed })
+  }
+
+  /** Writes on a decision the hook returned, made when the call enters its next stage. */
+  private attackLater(stage: Stage, call: string, returned: unknown, writes: readonly AttackWrite[] | undefined): void {
+    if (!writes || writes.length === 0) return
+    void Promise.resolve(returned).then(
+      (decision) => this.pendingWrites.push(() => this.attack(stage, call, 'decision', decision, writes)),
+      () => undefined,
+    )
+  }
+
+  private resolveAttack(to: AttackValue, current: unknown, call: string): unknown {
+    if ('value' in to) return buildValue(to.value)
+    const index = Number(call.slice(1).split('/')[0])
+    const spec = this.scenario.calls[index]
+    switch (to.ref) {
+      case 'flip':
+        return typeof current === 'boolean' ? !current : true
+      case 'other-tool':
+        return this.scenario.tools.map((t) => t.name).find((name) => name !== spec?.tool) ?? 'missing_tool'
+      case 'other-agent':
+        return this.registry?.agent(spec?.agent === 'A' ? 'B' : 'A')
+      case 'other-call-id':
+        return this.scenario.calls.length > 1 ? `c${(index + 1) % this.scenario.calls.length}` : 'c-other'
+      case 'other-token': {
+        for (const [token, owner] of this.tokenOwners) if (owner !== call) return token
+        return Symbol('toolreg: a forged token')
+      }
+    }
+  }
+
   private enter(stage: Stage, exec: ToolExecution, index: number, extra: Partial<TraceEvent & { ev: 'enter' }> = {}): string {
-    const call = typeof exec?.callId === 'string' ? exec.callId : '?'
+    this.flushWrites()
+    const call = this.keyOf(exec)
     this.events.push({ ev: 'enter', stage, call, index, token: this.token(exec), execFrozen: isDeepFrozen(exec, ['signal', 'agent', 'parent', 'token']), ...extra })
     stageEntered(stage, index, call)
     return call
@@ -192,24 +284,32 @@ class ScenarioRun {
     return timing === 'await' ? this.pause().then(work) : work()
   }
 
-  private preListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec, tamper?: boolean) {
+  private preListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec, tamper?: boolean, attack?: Attack) {
     return (exec: ToolExecution, next: () => Promise<unknown>): Promise<never> => {
       const call = this.enter('pre', exec, index)
       if (tamper) this.tamper(exec, call)
-      return settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('pre', call, index)) as Promise<never>
+      this.attack('pre', call, 'exec', exec, attack?.exec)
+      const returned = settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('pre', call, index))
+      this.attackLater('pre', call, returned, attack?.decision)
+      return returned as Promise<never>
     }
   }
 
-  private postListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec) {
+  private postListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec, attack?: Attack) {
     return (exec: ToolExecution, result: unknown, next: () => Promise<unknown>): Promise<never> => {
       const call = this.enter('post', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
-      return settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('post', call, index)) as Promise<never>
+      this.attack('post', call, 'exec', exec, attack?.exec)
+      this.attack('post', call, 'result', result, attack?.result)
+      const returned = settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('post', call, index))
+      this.attackLater('post', call, returned, attack?.decision)
+      return returned as Promise<never>
     }
   }
 
-  private guard(index: number, verdict: Scenario['guards'][number]['verdict']) {
+  private guard(index: number, verdict: Scenario['guards'][number]['verdict'], attack?: Attack) {
     return (exec: ToolExecution): string | undefined => {
       const call = this.enter('guard', exec, index)
+      this.attack('guard', call, 'exec', exec, attack?.exec)
       this.leave('guard', call, index)
       if (verdict.kind === 'throws') throw new Error('toolreg: guard throws')
       return verdict.kind === 'pass' ? undefined : (buildValue(verdict.value) as string | undefined)
@@ -219,13 +319,15 @@ class ScenarioRun {
   private wrapper(index: number, spec: Scenario['wrappers'][number]) {
     return (exec: ToolExecution, next: (o?: { signal?: AbortSignal }) => Promise<unknown>): Promise<never> => {
       const call = this.enter('wrapper', exec, index)
+      this.attack('wrapper', call, 'exec', exec, spec.attack?.exec)
+      const attacked = (result: unknown) => (this.attack('wrapper', call, 'result', result, spec.attack?.result), result)
       const act = (): unknown => {
         const { action } = spec
         switch (action.kind) {
           case 'pass':
-            return next()
+            return next().then(attacked)
           case 'next-twice':
-            return next().then(() => next())
+            return next().then(() => next()).then(attacked)
           case 'replace-signal':
             return next({ signal: new AbortController().signal })
           case 'made-up':
@@ -240,17 +342,20 @@ class ScenarioRun {
     }
   }
 
-  private observer(index: number, throws: boolean) {
+  private observer(index: number, throws: boolean, attack?: Attack) {
     return (exec: ToolExecution, result: unknown): void => {
       const call = this.enter('observer', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
       ;(this.records.find((r) => r.callId === call) ?? this.nested.find((r) => r.callId === call))?.observed.push(result)
+      this.attack('observer', call, 'exec', exec, attack?.exec)
+      this.attack('observer', call, 'result', result, attack?.result)
       this.leave('observer', call, index)
       if (throws) throw new Error('toolreg: observer throws')
     }
   }
 
   private approval(spec: ApprovalSpec, req: Parameters<NonNullable<RegistryConfig['approval']>['request']>[0]) {
-    const call = typeof req?.callId === 'string' ? req.callId : '?'
+    const id = readField(req, 'callId')
+    const call = (typeof id === 'string' ? this.inFlight.get(id) : undefined) ?? '?'
     const input = this.scenario.calls[Number(call.slice(1))]
     this.events.push({
       ev: 'approval-request',
@@ -260,8 +365,10 @@ class ScenarioRun {
       reason: req?.reason,
       signalIsCaller: req?.signal instanceof AbortSignal && (input !== undefined || this.nested.some((r) => r.callId === call)),
     })
+    this.flushWrites()
     switch (spec.kind) {
       case 'returns':
+        this.attack('approval', call, 'request', req, spec.attack)
         return this.timed(spec.timing, () => buildValue(spec.value)) as never
       case 'throws':
         throw new Error('toolreg: approval throws')
@@ -311,7 +418,7 @@ class ScenarioRun {
       },
     }
     if (spec.timeoutMs !== undefined) def.timeoutMs = spec.timeoutMs
-    if (spec.finalize) def.finalizeContent = this.finalizer(spec.finalize)
+    if (spec.finalize) def.finalizeContent = this.finalizer(spec.finalize, spec.attack?.finalize)
     if (spec.presentCall) {
       def.presentCall = () => {
         this.events.push({ ev: 'present', tool: spec.name })
@@ -355,7 +462,12 @@ class ScenarioRun {
   private output(spec: ToolSpec) {
     const project = (p: ToolSpec['render'], value: unknown, asText: boolean): unknown => {
       if (p.kind === 'throws') throw new Error('toolreg: projection throws')
-      if (p.kind === 'returns') return buildValue(p.value)
+      if (p.kind === 'returns') {
+        const returned = buildValue(p.value)
+        // A hostile projection rewrites what it returned once the registry has it in hand.
+        if (p.mutateAfter) void Promise.resolve().then(() => mutateReturned(returned))
+        return returned
+      }
       return asText ? [{ type: 'text', text: JSON.stringify(value) }] : { size: JSON.stringify(value)?.length ?? 0 }
     }
     const output: Record<string, unknown> = {
@@ -369,10 +481,16 @@ class ScenarioRun {
     return output
   }
 
-  private finalizer(spec: NonNullable<ToolSpec['finalize']>) {
+  private finalizer(spec: NonNullable<ToolSpec['finalize']>, attack?: Attack) {
     return (exec: ToolExecution, result: unknown) => {
+      // What the finalizer was handed: its contexts always (FIN-3 vs CTX-1), the whole result only
+      // where a check reads it (an odd return, FIN-3).
+      const odd = spec.kind === 'returns' && typeof spec.value === 'object' && spec.value !== null && !Array.isArray(spec.value)
+      const seen = odd ? { detail: safeJson(result, RESULT_STRING_CHARS) } : {}
       const contexts = safeJson(readContexts(result))
-      const call = this.enter('finalize', exec, 0, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result), detail: contexts })
+      const call = this.enter('finalize', exec, 0, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result), contexts, ...seen })
+      this.attack('finalize', call, 'exec', exec, attack?.exec)
+      this.attack('finalize', call, 'result', result, attack?.result)
       this.leave('finalize', call, 0)
       if (spec.kind === 'throws') throw new Error('toolreg: finalizer throws')
       return spec.kind === 'keep' ? undefined : buildValue(spec.value)
@@ -383,6 +501,7 @@ class ScenarioRun {
     const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
     try {
+      this.attack('body', call, 'exec', ctx, spec.attack?.body)
       for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
         else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
@@ -412,6 +531,7 @@ class ScenarioRun {
     if (ctx.agent !== undefined) input.agent = ctx.agent
     const record: CallRecord = { callId: input.callId, observed: [] }
     this.nested.push(record)
+    this.inFlight.set(input.callId, input.callId)
     try {
       record.result = await registry.execute(input)
       record.resultJson = safeJson(record.result, RESULT_STRING_CHARS)
@@ -420,8 +540,33 @@ class ScenarioRun {
       if (!record.result.isError && record.result.concludesTurn === true) ctx.concludeTurn()
     } catch (error) {
       record.rejected = describe(error)
+    } finally {
+      this.inFlight.delete(input.callId)
     }
     this.events.push({ ev: 'settled', call: callId })
+  }
+}
+
+function readField(object: unknown, key: string): unknown {
+  try {
+    return typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What a hostile projection does to its own output after returning it. */
+function mutateReturned(returned: unknown): void {
+  try {
+    if (Array.isArray(returned)) {
+      const first = returned[0] as Record<string, unknown> | undefined
+      if (typeof first === 'object' && first !== null) first.text = 'rewritten after returning'
+      returned.push({ type: 'text', text: 'appended after returning' })
+    } else if (typeof returned === 'object' && returned !== null) {
+      ;(returned as Record<string, unknown>).rewritten = true
+    }
+  } catch {
+    // A frozen copy refuses the write: as good as ignoring it.
   }
 }
 
@@ -447,14 +592,21 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-/** Runs `work` and records leaving the stage when it settles, or at once if it throws. */
-function settleThen<T>(work: () => T | Promise<T>, after: () => void): Promise<T> {
+/**
+ * Runs `work` and records leaving the stage when it settles, or at once if it throws. A hook whose
+ * answer is synchronous answers synchronously (the contracts allow a value or a Promise of one).
+ */
+function settleThen<T>(work: () => T | Promise<T>, after: () => void): T | Promise<T> {
   let value: T | Promise<T>
   try {
     value = work()
   } catch (error) {
     after()
     throw error
+  }
+  if (!isThenable(value)) {
+    after()
+    return value
   }
   return Promise.resolve(value).finally(after)
 }
@@ -465,6 +617,14 @@ function readContexts(result: unknown): unknown {
     return typeof result === 'object' && result !== null ? ((result as { additionalContexts?: unknown }).additionalContexts ?? []) : []
   } catch {
     return undefined
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  } catch {
+    return false
   }
 }
 

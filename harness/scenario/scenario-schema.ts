@@ -14,9 +14,24 @@ const decision = {
 const projection = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['json-text', 'returns', 'throws'] }, value: desc },
+  properties: { kind: { enum: ['json-text', 'returns', 'throws'] }, value: desc, mutateAfter: { type: 'boolean' } },
   additionalProperties: false,
 }
+const attackValue = {
+  type: 'object',
+  properties: { ref: { enum: ['other-tool', 'other-agent', 'other-call-id', 'other-token', 'flip'] }, value: desc },
+  additionalProperties: false,
+}
+const writes = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['op', 'path'],
+    properties: { op: { enum: ['set', 'define', 'delete'] }, path: { type: 'string' }, to: attackValue },
+    additionalProperties: false,
+  },
+}
+const attack = { type: 'object', properties: { exec: writes, result: writes, decision: writes }, additionalProperties: false }
 
 export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -36,7 +51,7 @@ export const SCENARIO_SCHEMA = {
         approval: {
           type: 'object',
           required: ['kind'],
-          properties: { kind: { enum: ['returns', 'throws', 'rejects', 'never'] }, timing, value: desc },
+          properties: { kind: { enum: ['returns', 'throws', 'rejects', 'never'] }, timing, value: desc, attack: writes },
           additionalProperties: false,
         },
       },
@@ -92,6 +107,7 @@ export const SCENARIO_SCHEMA = {
           timeoutMs: { type: 'number' },
           presentCall: { type: 'boolean' },
           define: { type: 'boolean' },
+          attack: { type: 'object', properties: { body: writes, finalize: attack }, additionalProperties: false },
           extra: {
             type: 'array',
             items: {
@@ -106,7 +122,7 @@ export const SCENARIO_SCHEMA = {
     },
     pre: {
       type: 'array',
-      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, tamper: { type: 'boolean' } }, additionalProperties: false },
+      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, tamper: { type: 'boolean' }, attack }, additionalProperties: false },
     },
     guards: {
       type: 'array',
@@ -116,6 +132,7 @@ export const SCENARIO_SCHEMA = {
         properties: {
           scope,
           verdict: { type: 'object', required: ['kind'], properties: { kind: { enum: ['pass', 'returns', 'throws'] }, value: desc }, additionalProperties: false },
+          attack,
         },
         additionalProperties: false,
       },
@@ -134,12 +151,13 @@ export const SCENARIO_SCHEMA = {
             properties: { kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'throws', 'rejects'] }, result: desc },
             additionalProperties: false,
           },
+          attack,
         },
         additionalProperties: false,
       },
     },
-    post: { type: 'array', items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision }, additionalProperties: false } },
-    observers: { type: 'array', items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' } }, additionalProperties: false } },
+    post: { type: 'array', items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, attack }, additionalProperties: false } },
+    observers: { type: 'array', items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' }, attack }, additionalProperties: false } },
     calls: {
       type: 'array',
       minItems: 1,
@@ -155,6 +173,7 @@ export const SCENARIO_SCHEMA = {
           abortScheduled: { type: 'boolean' },
           fakeParent: { type: 'boolean' },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
+          sameCallIdAs: { type: 'integer', minimum: 0 },
           program: { type: 'array', items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false } },
         },
       },

@@ -3,10 +3,17 @@ import type { ToolExecutionResult } from '../spec.js'
 
 export type Stage = 'pre' | 'approval' | 'guard' | 'wrapper' | 'body' | 'post' | 'finalize' | 'observer'
 
+/** What a hostile hook wrote to: the execution (or run context), a result, a request, a decision. */
+export type AttackTarget = 'exec' | 'result' | 'request' | 'decision' | 'projection'
+
 export interface StageEvent {
   ev: 'enter'
   stage: Stage
-  /** The callId the stage saw. */
+  /**
+   * The call the stage belongs to, by the harness's own identity (`c<index>`, `c<index>/<tool>`
+   * for a nested call): bound to the execution object and its token when first seen, never to a
+   * field a hook could rewrite afterwards.
+   */
   call: string
   /** Which hook of its kind (registration order). */
   index: number
@@ -18,8 +25,10 @@ export interface StageEvent {
   resultFrozen?: boolean
   /** For post, finalize and observer: whether the result it saw was an error. */
   isError?: boolean
-  /** For the body: the name and arguments it ran with, as JSON text (IN-1); for finalize: the contexts it saw. */
+  /** For the body: the name and arguments it ran with (IN-1); for finalize: the result it saw (JSON text). */
   detail?: string
+  /** For finalize: the contexts on the result it was handed, as JSON text (FIN-3 vs CTX-1). */
+  contexts?: string
 }
 
 export type TraceEvent =
@@ -28,6 +37,8 @@ export type TraceEvent =
   | { ev: 'abort'; call: string }
   | { ev: 'approval-request'; call: string; keys: string[]; toolName: unknown; reason: unknown; signalIsCaller: boolean }
   | { ev: 'tamper'; call: string; changed: string[] }
+  /** A hostile hook's writes on what it was handed; `changed` lists the paths that took effect. */
+  | { ev: 'attack'; stage: Stage | 'approval'; call: string; target: AttackTarget; changed: string[] }
   | { ev: 'settled'; call: string }
   /** The registry called presentCall or presentResult (DEF-3: it never should during execution). */
   | { ev: 'present'; tool: string }
@@ -58,4 +69,9 @@ export interface Trace {
   hung?: { lastStage: string }
   /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */
   adapterError?: string
+  /**
+   * The implementation refused to register a tool of the case (a schema it may reject): a harness
+   * error that costs only this case, never a clause verdict.
+   */
+  refused?: string
 }

@@ -58,7 +58,28 @@ export interface BodySpec {
   outcome: BodyOutcome
 }
 
-export type ProjectionSpec = { kind: 'json-text' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
+/** `mutateAfter`: the hook keeps what it returned and rewrites it at the next stage (hostile hooks). */
+export type ProjectionSpec = { kind: 'json-text' } | { kind: 'returns'; value: ValueDesc; mutateAfter?: boolean } | { kind: 'throws' }
+
+/**
+ * A realistic value a hostile hook writes: another registered tool's name, another agent's key,
+ * another call's callId or token, the field's boolean flipped, or a literal value.
+ */
+export type AttackValue = { ref: 'other-tool' | 'other-agent' | 'other-call-id' | 'other-token' | 'flip' } | { value: ValueDesc }
+
+/** One write a hostile hook attempts on an object it was handed; `path` is dot-separated. */
+export type AttackWrite =
+  | { op: 'set'; path: string; to: AttackValue }
+  | { op: 'define'; path: string; to: AttackValue }
+  | { op: 'delete'; path: string }
+
+/** Writes on the execution (or run context) a hook receives, and on the result, where it gets one. */
+export interface Attack {
+  exec?: AttackWrite[]
+  result?: AttackWrite[]
+  /** Writes on the decision this hook returned, made when the call enters its next stage. */
+  decision?: AttackWrite[]
+}
 export type FinalizeSpec = { kind: 'keep' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
 
 export interface ExtraField {
@@ -84,6 +105,8 @@ export interface ToolSpec {
   extra?: ExtraField[]
   /** Made with the adapter's defineTool [define]. */
   define?: boolean
+  /** The body's writes on its run context, and the finalizer's on what it receives (hostile hooks). */
+  attack?: { body?: AttackWrite[]; finalize?: Attack }
 }
 
 export type DecisionSpec =
@@ -99,9 +122,10 @@ export interface PreSpec {
   decision: DecisionSpec
   /** Try to rewrite the execution (name, arguments, token) before deciding (IN-1). */
   tamper?: boolean
+  attack?: Attack
 }
 
-export type GuardSpec = { scope?: AgentName; verdict: { kind: 'pass' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } }
+export type GuardSpec = { scope?: AgentName; verdict: { kind: 'pass' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }; attack?: Attack }
 
 export type WrapperAction =
   | { kind: 'pass' }
@@ -117,21 +141,25 @@ export interface WrapperSpec {
   scope?: AgentName
   timing: Timing
   action: WrapperAction
+  /** `result`: writes on the result next() resolved with, before the wrapper returns it. */
+  attack?: Attack
 }
 
 export interface PostSpec {
   scope?: AgentName
   timing: Timing
   decision: DecisionSpec
+  attack?: Attack
 }
 
 export interface ObserverSpec {
   scope?: AgentName
   throws: boolean
+  attack?: Attack
 }
 
 export type ApprovalSpec =
-  | { kind: 'returns'; timing: Timing; value: ValueDesc }
+  | { kind: 'returns'; timing: Timing; value: ValueDesc; attack?: AttackWrite[] }
   | { kind: 'throws' }
   | { kind: 'rejects' }
   | { kind: 'never' }
@@ -148,6 +176,8 @@ export interface CallSpec {
   fakeParent?: boolean
   /** Hand execute an input that is not well-typed (IN-4). */
   malformed?: 'not-an-object' | 'no-signal' | 'callId-not-a-string'
+  /** Hand execute the callId of an earlier call (two calls share a callId; sequential runs only). */
+  sameCallIdAs?: number
   /** Run these calls as a program through the code transport (`run_code`) instead [code]. */
   program?: { tool: string; args: ValueDesc }[]
 }

@@ -11,6 +11,7 @@
  */
 import type { ToolExecutionResult, ToolRunContext, UserMessage } from '../../harness/spec.js'
 import { checkContent, checkContext } from '../content.js'
+import { deepFreeze } from '../json/lossless.js'
 import { aborted, failure } from '../outcomes.js'
 import type { CallState, ExecuteOutcome } from './call-state.js'
 
@@ -32,8 +33,12 @@ export async function runExecute(call: CallState): Promise<ExecuteOutcome> {
   }
 }
 
+/**
+ * A result next() hands a wrapper is frozen: a wrapper that returns it is trusted as is, so it
+ * must not be one the wrapper rewrote on the way (EXE-4).
+ */
 function remember(produced: WeakSet<object>, result: ToolExecutionResult): ToolExecutionResult {
-  produced.add(result)
+  produced.add(deepFreeze(result))
   return result
 }
 

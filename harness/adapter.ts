@@ -16,10 +16,10 @@ import type {
   ToolExecutionResult,
   ToolGuard,
 } from './spec.js'
-import type { Seam } from './seams.js'
+import type { Seam } from './seam-names.js'
 
 export type * from './spec.js'
-export type { Seam } from './seams.js'
+export type { Seam } from './seam-names.js'
 export { ERROR_CODES } from './spec.js'
 
 export type Profile = 'core' | 'scopes' | 'code' | 'timeout' | 'batch' | 'define'

@@ -10,63 +10,11 @@
  * doing the library's job, and its verdicts say nothing about the library.
  */
 import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './adapter.js'
+import { SEAMS, type Seam } from './seam-names.js'
 import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
 
-export const SEAMS = [
-  /** Definitions are checked when registered: missing output, duplicates, non-JSON parameters. */
-  'registration',
-  /** `schemas()`: what the model is shown. */
-  'projection',
-  /** `executionMode`: per-call concurrency classification. */
-  'classification',
-  /**
-   * Execution inputs checked and arguments snapshotted as lossless JSON, frozen, before any stage.
-   * Without it, calls carry JSON arguments only and well-typed inputs (a model sends JSON text).
-   */
-  'input-snapshot',
-  /** A fresh per-execution token every stage sees. */
-  'execution-token',
-  /** `onPreExecute`: a waterfall of listeners before the call, in order, each may delegate. */
-  'pre-execute',
-  /**
-   * One decision before the call (allow / deny / ask), in the library's words: an approval
-   * predicate or policy function. Implied by `pre-execute`. Without the waterfall, scenarios keep
-   * at most one unscoped listener.
-   */
-  'pre-decision',
-  /** The approval service of `RegistryConfig.approval`, asked when a decision asks. */
-  'approval',
-  /** `guard`: deny-only checks after the decision. */
-  'guards',
-  /** `onExecute`: wrappers around the body. */
-  'around-wrapper',
-  /** Output checked against the tool's declared schema. */
-  'output-validation',
-  /** `output.render` / `presentationMeta` turn the value into content and meta. */
-  'rendering',
-  /** `presentCall` / `presentResult`: views for a UI. */
-  'presentation',
-  /** A thrown body becomes an error outcome the model can read. */
-  'error-conversion',
-  /** A thrown value's own string `code` kept as the outcome's error code. */
-  'error-codes',
-  /** `onPostExecute`: listeners that accept, replace or block a result. */
-  'post-execute',
-  /** `finalizeContent`: a per-tool last word on the content. */
-  'finalize',
-  /** `onResult`: observers of every published outcome. */
-  'result-observers',
-  /** An abort signal handed to the body, and outcomes that report the abort. */
-  'cancellation',
-  /** `timeoutMs` and the timeout policy. */
-  'timeouts',
-  /** `deferContext` / `concludeTurn` on the run context. */
-  'turn-context',
-  /** Nested calls that carry their parent's token. */
-  'nested-calls',
-] as const
+export { SEAMS, type Seam } from './seam-names.js'
 
-export type Seam = (typeof SEAMS)[number]
 
 /** The seams each certifiable clause needs; a clause not listed needs none (it holds for any tool layer). */
 export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { approval, guard, observer, postListener, preDecision, preListener, timing, wrapper } from '../harness/arbitraries/hooks.js'
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { thrown, tool } from '../harness/arbitraries/tools.js'
 import { jsonValue, poisoned } from '../harness/arbitraries/values.js'
 import { custom, input } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
@@ -31,7 +31,10 @@ const failingWrapper: fc.Arbitrary<WrapperSpec> = fc.oneof(
   fc.record({ timing, action: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'made-up', result: null }, { kind: 'made-up', result: { isError: 'no' } }) }),
 )
 const failingEverywhere = {
-  tools: fc.uniqueArray(fc.tuple(tool(), fc.boolean()).map(([t, throwing]): ToolSpec => (throwing ? { ...t, finalize: { kind: 'throws' } } : t)), { minLength: 1, maxLength: 2, selector: (t) => t.name }),
+  // A third of the tools fail in their finalizer, a third in their body (with any thrown value, Errors or not).
+  tools: fc.uniqueArray(fc.tuple(tool(), fc.nat(2), thrown, fc.boolean()).map(([t, where, error, sync]): ToolSpec =>
+    where === 0 ? t : where === 1 ? { ...t, finalize: { kind: 'throws' } } : { ...t, body: { ...t.body, outcome: { kind: sync ? 'throw' : 'reject', thrown: error } } },
+  ), { minLength: 1, maxLength: 2, selector: (t) => t.name }),
   pre: fc.array(preListener(preDecision({ malformed: 3, failing: 3 })), { maxLength: 2 }),
   guards: fc.array(fc.oneof(guard, fc.constant<GuardSpec>({ verdict: { kind: 'throws' } })), { maxLength: 2 }),
   wrappers: fc.array(failingWrapper, { maxLength: 2 }),

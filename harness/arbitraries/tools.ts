@@ -37,7 +37,8 @@ export const bodyStep: fc.Arbitrary<BodyStep> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<BodyStep>({ kind: 'conclude' }) },
 )
 
-const thrown: fc.Arbitrary<ValueDesc> = fc.oneof(
+/** What a body throws: Errors with and without a code, and values that are not Errors at all. */
+export const thrown: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.constant<ValueDesc>({ $: 'error' }),
   fc.constantFrom('E_TOOL', 'ENOENT').map((code) => ({ $: 'error', code }) as ValueDesc),
   fc.constantFrom<ValueDesc>('a string', 42, null, { $: 'undefined' }, { message: 'plain object' }),

@@ -8,7 +8,7 @@
 import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, Trace } from '../scenario/trace.js'
 import type { Scenario, ToolSpec, ValueDesc } from '../scenario/types.js'
-import type { Violation } from './judge.js'
+import type { Violation } from './violation.js'
 import type { Expected } from './predict.js'
 
 const execClause = (stage: Stage | 'approval') => (stage === 'observer' ? 'RES-2' : 'IN-1')

@@ -11,15 +11,10 @@ import type { CallSpec, Scenario } from '../scenario/types.js'
 import type { ToolExecutionResult } from '../spec.js'
 import { predict, shapeSources, type Expected, type PredictOptions, type ShapeSource } from './predict.js'
 import { show } from '../runner/safe-read.js'
+import type { Violation } from './violation.js'
 import { attackViolations, finalizerOwnership, noResurrection, renderSnapshot, voidAfterTamper } from './hostile.js'
 
-export interface Violation {
-  clause: string
-  call?: string
-  detail: string
-  /** Which check of the clause broke (stable across cases); derived from clause and detail when absent. */
-  check?: string
-}
+export type { Violation } from './violation.js'
 
 export function judge(scenario: Scenario, trace: Trace): Violation[] {
   const out: Violation[] = []

@@ -28,10 +28,13 @@ const FAMILY_STAGE: Record<string, Stage> = {
   RES: 'observer',
 }
 
+const MAX_DETAIL = 80
+const clipped = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text)
+
 function stepText(event: TraceEvent): string {
   switch (event.ev) {
     case 'enter':
-      return `${event.call}  enter ${event.stage} #${event.index}${event.detail ? `  ${event.detail}` : ''}`
+      return `${event.call}  enter ${event.stage} #${event.index}${event.detail ? `  ${clipped(event.detail)}` : ''}`
     case 'leave':
       return `${event.call}  leave ${event.stage} #${event.index}`
     case 'abort':

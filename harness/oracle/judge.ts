@@ -169,6 +169,11 @@ function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string
   if (lastStage.startsWith('pre')) return 'PRE-6'
   if (lastStage.startsWith('body')) return scenario.wrappers.some((w) => w.action.kind === 'replace-signal') ? 'EXE-2' : 'CAN-3'
   if (lastStage.startsWith('approval') || scenario.config.approval?.kind === 'never') return 'APR-2'
+  // Before any stage, on an ill-typed input: IN-5's (S), not IN-4's. Calls run one after another
+  // wait behind the first unsettled one; concurrent calls each hang on their own.
+  const unsettled = scenario.calls.filter((_, i) => !trace.calls[i]?.result && trace.calls[i]?.rejected === undefined)
+  const hanging = scenario.concurrent ? unsettled : unsettled.slice(0, 1)
+  if (hanging.length > 0 && hanging.every((c) => c.malformed)) return 'IN-5'
   return 'IN-4'
 }
 

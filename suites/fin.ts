@@ -8,6 +8,8 @@ import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import type { FinalizeSpec, ToolSpec } from '../harness/scenario/types.js'
 import { contentDesc } from '../harness/arbitraries/values.js'
+import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
+import type { JsonValue } from '../harness/spec.js'
 import { isContent } from '../harness/oracle/predict.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
@@ -30,7 +32,7 @@ export default [
     const finalizers: string[] = []
     let dispose: () => void = () => undefined
     const definition = (label: string) => liveTool('swapped', {
-      output: { schema: {}, render: () => [{ type: 'text', text: label }] },
+      output: { schema: ANY_SCHEMA as JsonValue, render: () => [{ type: 'text', text: label }] },
       finalizeContent: () => void finalizers.push(label),
       execute: async () => {
         bodies.push(label)

@@ -29,7 +29,7 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
   try {
     registry = await adapter.create(run.config())
   } catch (error) {
-    return { events: [], calls: [], adapterError: `create() threw: ${describe(error)}` }
+    return { events: [], calls: [], adapterError: `create() threw: ${describeThrown(error)}` }
   }
   try {
     const refused = run.registerTools(registry)
@@ -109,7 +109,7 @@ class ScenarioRun {
         registry.register(this.tool(registry, tool), tool.scope === undefined ? undefined : { agent: registry.agent(tool.scope) })
       } catch (error) {
         const schemas = `output schema ${safeJson(tool.outputSchema)}, parameters ${safeJson(tool.parameters)}`
-        return `register(${tool.name}) refused the tool (${schemas}): ${describe(error)}`
+        return `register(${tool.name}) refused the tool (${schemas}): ${describeThrown(error)}`
       }
     }
     return undefined
@@ -123,7 +123,7 @@ class ScenarioRun {
         action()
         return undefined
       } catch (error) {
-        return `${what} threw: ${describe(error)}`
+        return `${what} threw: ${describeThrown(error)}`
       }
     }
     const s = this.scenario
@@ -166,7 +166,7 @@ class ScenarioRun {
     try {
       record.mode = registry.executionMode(handed as ToolExecutionInput)?.kind
     } catch (error) {
-      record.mode = `threw ${describe(error)}`
+      record.mode = `threw ${describeThrown(error)}`
     }
     if (spec.abortAtEntry) abort()
     if (spec.abortScheduled) void this.pause().then(abort)
@@ -177,7 +177,7 @@ class ScenarioRun {
       record.resultJson = safeJson(result, RESULT_STRING_CHARS)
       record.code = errorCodeOf(registry, result)
     } catch (error) {
-      record.rejected = describe(error)
+      record.rejected = describeThrown(error)
     }
     if (this.inFlight.get(handedId) === callId) this.inFlight.delete(handedId)
     this.flushWrites()
@@ -539,7 +539,7 @@ class ScenarioRun {
       // A nested conclusion is forwarded, as a program's SDK does: the enclosing body concludes too.
       if (!record.result.isError && record.result.concludesTurn === true) ctx.concludeTurn()
     } catch (error) {
-      record.rejected = describe(error)
+      record.rejected = describeThrown(error)
     } finally {
       this.inFlight.delete(input.callId)
     }
@@ -634,9 +634,4 @@ function isErrorResult(result: unknown): boolean | undefined {
   } catch {
     return undefined
   }
-}
-
-/** A thrown value as one short line, through the safe reader (getters read once, size capped). */
-export function describe(error: unknown): string {
-  return describeThrown(error)
 }

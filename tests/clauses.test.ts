@@ -17,8 +17,11 @@ describe('clause catalogue', () => {
     expect(CLAUSES.filter((c) => c.rule.endsWith('…')).map((c) => c.id)).toEqual([])
   })
 
-  it.runIf(existsSync(shared))('harness/SPEC.md is ../shared/SPEC.md byte for byte', () => {
-    expect(readFileSync(shared).equals(Buffer.from(inRepo))).toBe(true)
+  it('harness/SPEC.md is the v2 contract, and ../shared/SPEC.md byte for byte wherever that is beside the repo', () => {
+    expect(inRepo).toMatch(/^## Changes\n- v2 \(2026-12-01\)/m)
+    // A clone on its own has no shared folder; CI and the developers' machines have it.
+    const copies = existsSync(shared) ? [readFileSync(shared)] : []
+    expect(copies.filter((copy) => !copy.equals(Buffer.from(inRepo)))).toEqual([])
   })
 
   it('toolreg clauses prints every rule whole', async () => {

@@ -28,7 +28,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
     if (!record) return
     const v = (clause: string, detail: string) => out.push({ clause, call: callId, detail })
     const e = predictBranch(scenario, trace, index, callId)
-    out.push(...voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId)))
+    out.push(...rootOnly(e, voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId))))
     judgeNested(scenario, trace, e, spec, callId, (clause, call, detail) => out.push({ clause, call, detail }))
     attackViolations(trace, callId, v)
     finalizerOwnership(e.tool, trace, record, callId, v)
@@ -147,6 +147,15 @@ function judgeEitherShape(scenario: Scenario, trace: Trace, index: number, recor
   return [...best.filter((x) => x.clause !== 'OUT-5'), taken]
 }
 
+/** Clauses that end a call before any policy runs: everything after them is their echo. */
+const ENDS_AT_ENTRY = new Set(['IN-2', 'CAN-1', 'CODE-1', 'CODE-5'])
+
+/** When a call that should have ended at entry went on, only that entry clause stands (one fault, one verdict). */
+function rootOnly(e: Expected, list: Violation[]): Violation[] {
+  if (!ENDS_AT_ENTRY.has(e.outcome.clause) || !list.some((x) => x.clause === e.outcome.clause)) return list
+  return list.filter((x) => x.clause === e.outcome.clause)
+}
+
 /**
  * When a wrapper's second next() re-ran the inner chain (PRE-8, S), what EXE-1 and EXE-4 key on —
  * which wrappers and body ran, what they returned — is the second run's: void for this call.
@@ -188,6 +197,12 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   }
   const entered = stageEvents(trace, callId)
   const count = (stage: Stage) => entered.filter((x) => x.stage === stage).length
+  // APR-3 blames a granted approval for skipping the guards; when the guards did run, the denial
+  // they returned was ignored: that is the guard's own clause (GRD-1, GRD-3), not APR-3's.
+  if (e.outcome.clause === 'APR-3' && e.guardsEntered > 0 && count('guard') >= e.guardsEntered) {
+    const decider = scenario.guards[e.guards[e.guardsEntered - 1]!]
+    e = { ...e, outcome: { ...e.outcome, clause: decider?.verdict.kind === 'throws' ? 'GRD-3' : 'GRD-1' } }
+  }
   const indexesOf = (stage: Stage) => entered.filter((x) => x.stage === stage).map((x) => x.index)
   /** Hooks of one kind: once each (PRE-8), only in scope (PRE-7, SCP-2), in registration order. */
   const ordered = (stage: Stage, expected: number[], clause: string) => {
@@ -240,7 +255,10 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
       if (!request.signalIsCaller) v('APR-1', 'the approval request carried no signal')
       if (request.reason !== e.askReason) v('APR-1', `the approval request carried the reason ${show(request.reason)}, expected ${show(e.askReason)}`)
     }
-    ordered('guard', e.guards.slice(0, e.guardsEntered), e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
+    // Guards entered by a call that should have stopped before them echo that earlier stop.
+    const guardsTooEarly = e.guardsEntered === 0 && count('guard') > 0 && !e.outcome.clause.startsWith('GRD')
+    const guardClause = guardsTooEarly ? e.outcome.clause : e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1'
+    ordered('guard', e.guards.slice(0, e.guardsEntered), guardClause)
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
     const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)
     // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.

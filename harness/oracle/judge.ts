@@ -152,8 +152,9 @@ const ENDS_AT_ENTRY = new Set(['IN-2', 'CAN-1', 'CODE-1', 'CODE-5'])
 
 /** When a call that should have ended at entry went on, only that entry clause stands (one fault, one verdict). */
 function rootOnly(e: Expected, list: Violation[]): Violation[] {
-  if (!ENDS_AT_ENTRY.has(e.outcome.clause) || !list.some((x) => x.clause === e.outcome.clause)) return list
-  return list.filter((x) => x.clause === e.outcome.clause)
+  const root = e.endedAtEntry ?? e.outcome.clause
+  if (!ENDS_AT_ENTRY.has(root) || !list.some((x) => x.clause === root)) return list
+  return list.filter((x) => x.clause === root)
 }
 
 /**
@@ -203,6 +204,11 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     const decider = scenario.guards[e.guards[e.guardsEntered - 1]!]
     e = { ...e, outcome: { ...e.outcome, clause: decider?.verdict.kind === 'throws' ? 'GRD-3' : 'GRD-1' } }
   }
+  // And the other way round: no guard ran at all after an approval, so a guard's verdict never
+  // had its chance; the granted approval bypassed them (APR-3).
+  if (e.approvalRequested && e.guardsEntered > 0 && count('guard') === 0 && e.outcome.clause.startsWith('GRD')) {
+    e = { ...e, outcome: { ...e.outcome, clause: 'APR-3' } }
+  }
   const indexesOf = (stage: Stage) => entered.filter((x) => x.stage === stage).map((x) => x.index)
   /** Hooks of one kind: once each (PRE-8), only in scope (PRE-7, SCP-2), in registration order. */
   const ordered = (stage: Stage, expected: number[], clause: string) => {
@@ -235,9 +241,9 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
   const gateAtAbort = abortAt >= 0 ? lastEnteredBefore(trace, callId, abortAt) : undefined
 
   // Stages that must not run at all for this outcome.
-  const policyBlind = !e.tool || e.outcome.clause === 'IN-2' || e.outcome.clause === 'CAN-1'
+  const policyBlind = !e.tool || e.endedAtEntry !== undefined
   if (policyBlind) {
-    const clause = e.outcome.clause === 'IN-2' ? 'IN-2' : e.outcome.clause === 'CAN-1' ? 'CAN-1' : e.outcome.clause
+    const clause = e.endedAtEntry ?? e.outcome.clause
     for (const stage of ['pre', 'approval', 'guard', 'wrapper', 'body', 'post'] as Stage[]) {
       if (count(stage) > 0) v(clause, `${stage} ran although the call should end before any policy`)
     }
@@ -257,7 +263,14 @@ function judgeCall(scenario: Scenario, trace: Trace, e: Expected, record: CallRe
     }
     // Guards entered by a call that should have stopped before them echo that earlier stop.
     const guardsTooEarly = e.guardsEntered === 0 && count('guard') > 0 && !e.outcome.clause.startsWith('GRD')
-    const guardClause = guardsTooEarly ? e.outcome.clause : e.approvalRequested && e.outcome.clause === 'APR-2' ? 'APR-2' : e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1'
+    // Guards entered past the one that decided: its denial (or throw) was ignored, the guard's clause.
+    const decider = e.guardsEntered > 0 ? scenario.guards[e.guards[e.guardsEntered - 1]!] : undefined
+    const pastDecider = decider && count('guard') > e.guardsEntered ? (decider.verdict.kind === 'throws' ? 'GRD-3' : 'GRD-1') : undefined
+    const guardClause = guardsTooEarly
+      ? e.outcome.clause
+      : e.approvalRequested && e.outcome.clause === 'APR-2'
+        ? 'APR-2'
+        : pastDecider ?? (e.guardsEntered > 0 && e.approvalRequested ? 'APR-3' : 'GRD-1')
     ordered('guard', e.guards.slice(0, e.guardsEntered), guardClause)
     ordered('wrapper', e.wrappers.slice(0, e.wrappersEntered), 'EXE-1')
     const bodyClause = e.bodyRuns ? 'EXE-1' : bodyStopClause(e)

@@ -40,6 +40,8 @@ export interface Expected {
   nested?: boolean
   /** The arguments are invalid for a `defineTool` tool: the hooks may see the call or not (DEF-5). */
   defineRefuses?: boolean
+  /** The call ends at entry, before any policy (IN-2, CAN-1), whatever its finalizer makes of it. */
+  endedAtEntry?: 'IN-2' | 'CAN-1'
 }
 
 export interface PredictOptions {
@@ -148,8 +150,8 @@ export function predict(scenario: Scenario, callIndex: number, options: PredictO
     return e
   }
   e.finalizeRuns = tool.finalize !== undefined
-  if (!isLosslessDesc(call.args)) return ended(e, tool, { isError: true, clause: 'IN-2' })
-  if (call.abortAtEntry) return ended(e, tool, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
+  if (!isLosslessDesc(call.args)) return ended({ ...e, endedAtEntry: 'IN-2' }, tool, { isError: true, clause: 'IN-2' })
+  if (call.abortAtEntry) return ended({ ...e, endedAtEntry: 'CAN-1' }, tool, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
   // The routing row for arguments invalid for a defineTool tool: the hooks "may" see the call.
   if (bodyNeverRuns(tool, call)) e.defineRefuses = true
   if (options.defineAtEntry && bodyNeverRuns(tool, call)) return ended(e, tool, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })

@@ -3,7 +3,7 @@
  * handed must not take effect, and what was published is judged against what was fixed at entry.
  * Also the one-fault-one-verdict rule for them: once a hook managed to change the execution
  * (IN-1), every other check of the case keys on what it changed, so only IN-1 (and RES-2, the same
- * unfrozen execution seen by observers) stands.
+ * unfrozen execution seen by observers) stands; likewise for a result a hook changed.
  */
 import { isLosslessDesc, jsonOf } from '../scenario/values.js'
 import type { CallRecord, Stage, Trace } from '../scenario/trace.js'
@@ -59,10 +59,20 @@ export function executionChanged(trace: Trace): boolean {
   )
 }
 
-/** One fault, one verdict: after the execution was changed, only its own clauses stand. */
+/** The clauses of results a hook managed to change (PST-1, FIN-3, RES-2 by stage). */
+function resultChangedClauses(trace: Trace): Set<string> {
+  const clauses = trace.events.flatMap((x) => (x.ev === 'attack' && x.target === 'result' && x.changed.length > 0 ? [resultClause[x.stage]] : []))
+  return new Set(clauses.filter((c): c is string => c !== undefined))
+}
+
+/**
+ * One fault, one verdict: after the execution was changed, only its own clauses stand; after a
+ * hook changed a result it was handed, only the clause of that stage's frozen result stands.
+ */
 export function voidAfterTamper(out: Violation[], trace: Trace): Violation[] {
-  if (!executionChanged(trace)) return out
-  return out.filter((x) => x.clause === 'IN-1' || x.clause === 'RES-2')
+  if (executionChanged(trace)) return out.filter((x) => x.clause === 'IN-1' || x.clause === 'RES-2')
+  const changed = resultChangedClauses(trace)
+  return changed.size === 0 ? out : out.filter((x) => changed.has(x.clause))
 }
 
 /** PST-2: a failure that post-execute was handed is never published as a success. */

@@ -45,6 +45,8 @@ const BAD_INPUT: [string, string[], RegExp][] = [
   ['an unknown clause ID', ['certify', '--clause', 'PRE-99'], /unknown clause ID\(s\): PRE-99/],
   ['an unknown flag', ['certify', '--frobnicate'], /Unknown option/],
   ['a non-numeric --runs', ['certify', '--runs', 'many'], /--runs needs a positive integer/],
+  ['a negative --runs', ['certify', '--runs', '-1'], /--runs/],
+  ['a report path under a file, checked before the run', ['certify', '--json', 'package.json/report.json'], /cannot write package\.json\/report\.json/],
   ['an unknown command', ['frobnicate'], /unknown command/],
   ['check-tool without a module', ['check-tool'], /check-tool needs a tool module/],
   ['check-tool on a missing module', ['check-tool', 'fixtures/tools/nope.ts'], /nope\.ts/],
@@ -57,6 +59,18 @@ describe('bad input exits 2 with one line naming the problem, called in process'
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(message)
     expect(run.stderr).not.toMatch(/internal error/)
+  }, 30_000)
+
+  it.each([
+    ['a truncated replay file', '{"toolreg": "counterexample", "version": 1, "clause": "PRE-', /not a JSON file/],
+    ['a replay file of another schema version', JSON.stringify({ toolreg: 'counterexample', version: 99, clause: 'PRE-1' }), /version 99/],
+  ])('%s', async (_label, text, message) => {
+    const file = join(await mkdtemp(join(tmpdir(), 'toolreg-replay-')), 'case.json')
+    await writeFile(file, text)
+    const run = await toolregInProcess('replay', file)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
   }, 30_000)
 })
 

@@ -2,10 +2,11 @@
 import { parseArgs } from 'node:util'
 import { CLAUSES } from '../clauses.js'
 import { parseShard } from '../runner/shard.js'
+import { writableTarget } from '../report/write-file.js'
 import { USAGE, UsageError } from './usage.js'
 
 /** Errors that are the user's input, not toolreg's: one line, exit 2. */
-const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'InvalidReport', 'InvalidBaseline', 'MergeError'])
+const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'InvalidReport', 'InvalidBaseline', 'MergeError', 'ReportWriteError'])
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -43,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       },
     })
     const [command, ...rest] = positionals
+    // A report path that cannot be written fails now, not after a long run.
+    for (const file of Object.values(reportTargets(values))) await writableTarget(file)
     if (values.help || command === undefined || command === 'help') {
       console.log(USAGE)
       return command === undefined && !values.help ? 2 : 0
@@ -91,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
-      console.error(`toolreg: ${(error as Error).message}\n\n${USAGE}`)
+      console.error(`toolreg: ${(error as Error).message}\nRun \`toolreg --help\` for usage.`)
       return 2
     }
     if (error instanceof Error && INPUT_ERRORS.has(error.constructor.name)) {

@@ -83,6 +83,10 @@ export async function readCounterexample(file: string, isScenario: (clause: stri
   } catch (error) {
     throw new InvalidCounterexample(`${file}: not a JSON file (${error instanceof Error ? error.message : String(error)})`)
   }
+  const version = (parsed as { version?: unknown } | null)?.version
+  if (typeof version === 'number' && version !== 1) {
+    throw new InvalidCounterexample(`${file}: counterexample format version ${version}; this toolreg reads version 1`)
+  }
   if (!validateEnvelope(parsed)) throw new InvalidCounterexample(`${file}: ${firstSchemaError(validateEnvelope.errors)}`)
   const ce = parsed as unknown as CounterexampleFile
   if (isScenario(ce.clause, ce.case) && !validateScenario(ce.case)) throw new InvalidCounterexample(`${file}: case${firstSchemaError(validateScenario.errors)}`)

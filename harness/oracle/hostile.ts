@@ -5,9 +5,9 @@
  * (IN-1), every other check of the case keys on what it changed, so only IN-1 (and RES-2, the same
  * unfrozen execution seen by observers) stands; likewise for a result a hook changed.
  */
-import { isLosslessDesc, jsonOf } from '../scenario/values.js'
+import { isLosslessDesc, isPlainDesc, jsonOf } from '../scenario/read-desc.js'
 import type { CallRecord, Stage, Trace } from '../scenario/trace.js'
-import type { Scenario, ToolSpec, ValueDesc } from '../scenario/types.js'
+import type { ToolSpec } from '../scenario/types.js'
 import type { Violation } from './violation.js'
 import type { Expected } from './predict.js'
 
@@ -24,9 +24,6 @@ export function attackViolations(trace: Trace, callId: string, v: (clause: strin
   }
 }
 
-const isPlainObjectDesc = (d: ValueDesc | undefined): d is Record<string, ValueDesc> =>
-  typeof d === 'object' && d !== null && !Array.isArray(d) && !('$' in d)
-
 /**
  * FIN-3: `isError`, `value` and `error` stay registry-owned. When a finalizer returned an object
  * carrying them, the outcome is either the result it was handed or an error, never a success that
@@ -34,7 +31,7 @@ const isPlainObjectDesc = (d: ValueDesc | undefined): d is Record<string, ValueD
  */
 export function finalizerOwnership(tool: ToolSpec | undefined, trace: Trace, record: CallRecord, callId: string, v: (clause: string, detail: string) => void): void {
   const returned = tool?.finalize?.kind === 'returns' ? tool.finalize.value : undefined
-  if (!isPlainObjectDesc(returned) || !isLosslessDesc(returned)) return
+  if (!isPlainDesc(returned) || !isLosslessDesc(returned)) return
   const seenAt = trace.events.find((x) => x.ev === 'enter' && x.stage === 'finalize' && x.call === callId)
   if (!seenAt || seenAt.ev !== 'enter' || !seenAt.detail || !record.result) return
   let seen: { isError?: unknown; value?: unknown }

@@ -40,7 +40,8 @@ function madeUp(raw: ValueDesc, tool: ToolSpec, shapes: ShapeLatitude): { runPos
   const value = readField(result, 'value')
   if (isError === THROWS || error === THROWS || value === THROWS) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
   if (isError === false) return { runPost: true, outcome: successOf(tool, value === undefined ? { $: 'undefined' } : value, 'EXE-4', [], false, shapes) }
-  if (isError === true && error !== undefined && isObjectDesc(error) && !Array.isArray(error)) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
+  const errorObject = error !== undefined && isObjectDesc(error) && !Array.isArray(error)
+  if (isError === true && errorObject) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
   return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
 }
 

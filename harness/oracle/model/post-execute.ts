@@ -52,8 +52,10 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   const hasContent = content !== undefined
   if (hasValue && hasContent) return failed
   if (hasValue) {
-    if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts, ...(before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}) }
-    const replaced = successOf(tool, (value === undefined ? { $: 'undefined' } : value) as ValueDesc, 'PST-1', contexts ?? [], before.concludes ?? false, shapes)
+    const alternatives = before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}
+    if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts, ...alternatives }
+    const newValue = (value === undefined ? { $: 'undefined' } : value) as ValueDesc
+    const replaced = successOf(tool, newValue, 'PST-1', contexts ?? [], before.concludes ?? false, shapes)
     return alt(contexts ? replaced : withoutContexts(replaced))
   }
   if (hasContent) {

@@ -61,8 +61,10 @@ export interface ExpectationClauses {
   guards: string
   /** Guards entered before any guard should: the clause that stopped the call first. */
   guardsTooEarly: string
-  /** Guards entered past the deciding one, whose verdict was ignored (GRD-1, GRD-3). */
-  guardsPastDecider?: string
+  /** The clause of the guard that decided, when one did: GRD-1 for its denial, GRD-3 for its throw. */
+  guardDecider?: string
+  /** No guard ran at all after a granted approval: the approval bypassed them (APR-3). */
+  guardsBypassed: string
   /** The wrappers entered, in order (EXE-1). */
   wrappers: string
   /** How often the body runs: EXE-1 when it must, else the clause that stops the call first. */

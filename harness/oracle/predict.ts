@@ -14,7 +14,6 @@ import type { Expected, PredictOptions, ShapeSource } from './model/types.js'
 export type { Expected, ExpectationClauses, OutcomeClauses, PredictedOutcome, PredictOptions, ShapeSource } from './model/types.js'
 export { isContent } from './model/content.js'
 export { visibleTool } from './model/route.js'
-export { isPlainDesc } from '../scenario/read-desc.js'
 
 export function predict(scenario: Scenario, callIndex: number, options: PredictOptions = {}): Expected {
   return tagClauses(scenario, route(scenario, callIndex, options, shapeLatitude(options.lax)))

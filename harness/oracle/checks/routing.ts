@@ -3,7 +3,8 @@
  * before the body, the routing model fixes every stage: each kind of hook entered once each, only
  * in scope, in registration order, up to the one that decided; the approval requested exactly
  * when an `ask` decided, carrying what APR-1 allows; the body once when it runs; post-execute
- * only for the outcomes that reach it.
+ * only for the outcomes that reach it. A stage run past the point where the call should have
+ * ended is filed under the clause that ended it (the expectation's tag: PRE-2, PRE-4, APR-2…).
  */
 import type { Stage } from '../../scenario/trace.js'
 import { show } from '../../runner/safe-read.js'

@@ -1,11 +1,11 @@
 /**
- * Turning value descriptors into live values, and knowing without building them whether they are
- * lossless JSON. Only the interpreter builds values; scenarios stay JSON.
+ * Turning value descriptors into live values. Only the interpreter builds values; scenarios stay
+ * JSON. Reading descriptors without building them (lossless or not, their JSON) is read-desc.ts's.
  */
+import { isTagged } from './read-desc.js'
 import type { Tagged, ValueDesc } from './types.js'
 
-const isTagged = (desc: unknown): desc is Tagged =>
-  typeof desc === 'object' && desc !== null && !Array.isArray(desc) && typeof (desc as { $?: unknown }).$ === 'string'
+export { isLosslessDesc, jsonOf } from './read-desc.js'
 
 class Thing {
   readonly x = 1
@@ -91,34 +91,4 @@ function buildTagged(desc: Tagged): unknown {
     case 'error':
       return desc.code === undefined ? new Error('toolreg: thrown') : Object.assign(new Error('toolreg: thrown'), { code: desc.code })
   }
-}
-
-/** Whether the value `desc` builds is lossless JSON in SPEC.md's sense. */
-export function isLosslessDesc(desc: ValueDesc): boolean {
-  if (isTagged(desc)) {
-    if (desc.$ === 'getter') return isLosslessDesc(desc.value)
-    if (desc.$ === 'proxy') return isLosslessDesc(desc.value)
-    return false
-  }
-  if (Array.isArray(desc)) return desc.every(isLosslessDesc)
-  if (typeof desc === 'number') return Number.isFinite(desc) && !Object.is(desc, -0)
-  if (typeof desc === 'object' && desc !== null) return Object.values(desc).every(isLosslessDesc)
-  return true
-}
-
-/** The JSON a lossless descriptor stands for (getters and proxies read through). */
-export function jsonOf(desc: ValueDesc): unknown {
-  if (isTagged(desc)) {
-    if (desc.$ === 'getter') return { x: jsonOf(desc.value) }
-    if (desc.$ === 'proxy') {
-      const inner = jsonOf(desc.value)
-      return typeof inner === 'object' && inner !== null ? inner : { value: inner }
-    }
-    return undefined
-  }
-  if (Array.isArray(desc)) return desc.map(jsonOf)
-  if (typeof desc === 'object' && desc !== null) {
-    return Object.fromEntries(Object.entries(desc).map(([k, v]) => [k, isTagged(v) && v.$ === 'getter' ? jsonOf(v.value) : jsonOf(v)]))
-  }
-  return desc
 }

@@ -1,0 +1,54 @@
+/**
+ * One call judged against one prediction: the checks of each concern, in the order the call goes
+ * through the pipeline — entry, routing, cancellation, delivery, immutability, outcome.
+ */
+import type { CallRecord, Trace } from '../../scenario/trace.js'
+import type { CallSpec, Scenario } from '../../scenario/types.js'
+import type { Expected } from '../predict.js'
+import { reporter, settledView, stageEvents, type CallView, type Finding } from './call-view.js'
+import { abortAndSettling, abortedBeforeBody, bodySignal } from './cancellation.js'
+import { finalizedOnce, observersNotified } from './delivery.js'
+import { endsBeforePolicy, executionMode, nothingRunsPastEntry, settledResult } from './entry.js'
+import { executionIntact, frozenViews, oneToken } from './immutability.js'
+import { secondNextReran } from './one-verdict.js'
+import { publishedOutcome } from './outcome.js'
+import { publishedShape } from './outcome-shape.js'
+import { blameForGuards, routedStages } from './routing.js'
+
+export function callView(scenario: Scenario, trace: Trace, e: Expected, record: CallRecord, callId: string, out: Finding[], nestedSpec?: CallSpec): CallView {
+  const spec = nestedSpec ?? scenario.calls[Number(callId.slice(1))]!
+  const entered = stageEvents(trace, callId)
+  return { scenario, trace, e, record, callId, spec, nested: nestedSpec !== undefined, entered, report: (module) => reporter(module, out, callId) }
+}
+
+export function judgeCall(
+  scenario: Scenario,
+  trace: Trace,
+  predicted: Expected,
+  record: CallRecord,
+  callId: string,
+  out: Finding[],
+  nestedSpec?: CallSpec,
+): void {
+  const routed = callView(scenario, trace, predicted, record, callId, out, nestedSpec)
+  const view = { ...routed, e: blameForGuards(routed) }
+  executionMode(view)
+  const result = settledResult(view)
+  if (!result) return
+  const settled = settledView(view, result)
+  const blind = endsBeforePolicy(settled)
+  if (blind) nothingRunsPastEntry(settled)
+  // With no abort before the body, the routing model fixes every stage.
+  else if (!abortedBeforeBody(settled)) routedStages(settled)
+  abortAndSettling(settled, blind)
+  finalizedOnce(settled)
+  observersNotified(settled)
+  frozenViews(settled)
+  publishedShape(settled)
+  executionIntact(settled)
+  bodySignal(settled)
+  oneToken(settled)
+  const e = settled.e
+  // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
+  publishedOutcome(settled, secondNextReran(scenario, trace, callId) ? { ...e, outcome: { ...e.outcome, contexts: undefined } } : e)
+}

@@ -1,0 +1,98 @@
+/**
+ * Cancellation: CAN-2, CAN-3, CAN-4, PRE-6, APR-2, EXE-2 — where the caller's abort landed decides
+ * what may still run and how the call ends: no body starts after it, a started body is awaited and
+ * its success replaced, the body's signal aborts with the caller's, and an error settled before
+ * the abort stays that error. Execute never settles while a listener or the body is pending.
+ */
+import type { Stage, Trace } from '../../scenario/trace.js'
+import type { Expected } from '../predict.js'
+import { count, indexesOf, type SettledView } from './call-view.js'
+
+export const abortedBeforeBody = (view: SettledView): boolean => view.abortAt >= 0 && (view.bodyAt < 0 || view.abortAt < view.bodyAt)
+
+const abortedDuringBody = ({ abortAt, bodyAt, bodyLeftAt }: SettledView): boolean =>
+  abortAt >= 0 && bodyAt >= 0 && abortAt > bodyAt && (bodyLeftAt < 0 || abortAt < bodyLeftAt)
+
+/** What may still run once the caller aborted, and when execute may settle. */
+export function abortAndSettling(view: SettledView, endsBeforePolicy: boolean): void {
+  const { e, record, result, abortAt, bodyAt, bodyLeftAt, settledAt } = view
+  const report = view.report('cancellation')
+  if (abortedBeforeBody(view) && bodyAt >= 0) {
+    const stage = lastEnteredBefore(view.trace, view.callId, abortAt) ?? 'entry'
+    const clause = stage === 'pre' ? 'PRE-6' : stage === 'approval' ? 'APR-2' : 'CAN-2'
+    report(clause, 'body-after-abort', `the body started after the caller aborted (abort landed during ${stage})`)
+  }
+  const duringBody = abortedDuringBody(view)
+  if (abortAt >= 0 && !endsBeforePolicy) {
+    if (duringBody && bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) {
+      report('CAN-3', 'settled-before-aborted-body', 'execute settled before the started body settled')
+    }
+    if (duringBody && !result.isError) report('CAN-3', 'aborted-body-success', 'a body aborted mid-run was published as a success')
+    // With nothing after the body that may change it, a success replaced by cancellation is exactly ABORTED.
+    const replaced = !e.outcome.isError || e.outcome.code === 'ABORTED'
+    if (duringBody && result.isError && replaced && e.post.length === 0 && record.code !== 'ABORTED') {
+      report('CAN-3', 'aborted-code', `a success cancelled mid-run ended with code ${record.code}, expected ABORTED`)
+    }
+  }
+  if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) report('CAN-3', 'settled-before-body', 'execute settled before the body settled')
+  if (bodyAt >= 0 && bodyLeftAt < 0 && settledAt >= 0) report('CAN-3', 'settled-during-body', 'execute settled while the body was still running')
+  const preLeftAt = view.trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === view.callId ? i : last), -1)
+  // A listener entered twice is PRE-8's (S) case: a chain it re-ran may still be pending, void here.
+  const preReentered = new Set(indexesOf(view, 'pre')).size !== count(view, 'pre')
+  if (!preReentered && count(view, 'pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) {
+    report('PRE-6', 'settled-during-pre', 'execute settled while a pre-execute listener was still pending')
+  }
+}
+
+/** EXE-2: the signal the body holds aborts when the caller's does. */
+export function bodySignal(view: SettledView): void {
+  const { abortAt, bodyAt, bodyLeftAt } = view
+  if (abortAt >= 0 && bodyAt >= 0 && abortAt < bodyLeftAt && view.record.bodySignalAborted === false) {
+    view.report('cancellation')('EXE-2', 'body-signal', 'the caller aborted while the body ran, but the signal the body held did not abort')
+  }
+}
+
+/** How an aborted call may end (CAN-4 after the outcome was decided; otherwise not as a success the model rules out). */
+export function abortedOutcome(view: SettledView, e: Expected): void {
+  const { result, record } = view
+  const report = view.report('cancellation')
+  const expected = e.outcome
+  const code = record.code
+  const decidedAt = decisionPoint(view.trace, view.callId, e)
+  if (decidedAt >= 0 && view.abortAt > decidedAt) {
+    // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
+    const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code
+    if (!result.isError || code === 'ABORTED' || !codeKept) {
+      report('CAN-4', 'decided-error-replaced', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
+    }
+    return
+  }
+  // Where the abort landed decides between a denial, ABORTED or a tool's own error; a success
+  // is ruled out whenever the model predicts an error or the abort came before the body ended.
+  if (!result.isError && expected.clause !== 'CAN-1' && e.tool && expected.isError) {
+    report(e.clauseOf.abortedSuccess, 'aborted-success', 'an aborted call was published as a success')
+  }
+}
+
+function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | undefined {
+  let open: Stage | undefined
+  for (let i = 0; i < at; i++) {
+    const x = trace.events[i]!
+    if (x.ev === 'enter' && x.call === callId) open = x.stage
+    if (x.ev === 'approval-request' && x.call === callId) open = 'approval'
+  }
+  return open
+}
+
+/**
+ * From where the outcome is an error an abort must not replace (CAN-4); -1 if none. A tool's own
+ * error is its body's once the body has started; a denial is the deciding listener's once it was
+ * entered (the registry must await it: PRE-6).
+ */
+function decisionPoint(trace: Trace, callId: string, e: Expected): number {
+  const clause = e.outcome.clause
+  if (clause === 'OUT-3' || clause === 'OUT-4') return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
+  if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
+  let seen = 0
+  return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'pre' && x.call === callId && ++seen === e.preEntered)
+}

@@ -1,0 +1,51 @@
+/**
+ * Code mode: CODE-1's proviso, CODE-2 — a call with no visible tool whose arguments are not
+ * lossless JSON may end at IN-2 first only if a call to a missing tool with the same arguments
+ * ends the same way; and the nested calls a body dispatches (`dispatch` steps, parent = the
+ * body's token) go through the full pipeline, with the caller's agent.
+ */
+import type { Trace } from '../../scenario/trace.js'
+import type { CallSpec, Scenario } from '../../scenario/types.js'
+import { predict, type Expected } from '../predict.js'
+import { predictBranch } from './branches.js'
+import { judgeCall } from './call.js'
+import { readSafe, reporter, type Finding } from './call-view.js'
+
+/**
+ * Judges the nested calls like any call. Skipped when the caller aborted: the nested call shares
+ * its signal, and where that abort lands is not the nested call's to explain.
+ */
+export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec: CallSpec, callId: string, out: Finding[]): void {
+  if (!e.tool || trace.events.some((x) => x.ev === 'abort' && x.call === callId)) return
+  if (!trace.events.some((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)) return
+  e.tool.body.steps.forEach((step, at) => {
+    if (step.kind !== 'dispatch') return
+    const nestedId = `${callId}/${at}`
+    const record = trace.nested?.find((r) => r.callId === nestedId)
+    if (!record) return
+    const call: CallSpec = { tool: step.tool, args: step.args, ...(spec.agent ? { agent: spec.agent } : {}) }
+    const index = Number(callId.slice(1).split('/')[0])
+    judgeCall(scenario, trace, predictBranch(scenario, trace, index, nestedId, call), record, nestedId, out, call)
+  })
+}
+
+/** CODE-1's proviso across the calls of a case that may end at IN-2 first. */
+export function in2Consistency(scenario: Scenario, trace: Trace): Finding[] {
+  const ends = new Map<string, { callId: string; how: string; clause: string }>()
+  const out: Finding[] = []
+  scenario.calls.forEach((spec, index) => {
+    const record = trace.calls[index]
+    if (spec.program || spec.malformed || spec.fakeParent || spec.abortAtEntry || !record?.result) return
+    const e = predict(scenario, index)
+    if (!e.outcome.in2First) return
+    const callId = `c${index}`
+    const how = JSON.stringify({ isError: readSafe(() => record.result!.isError), code: record.code })
+    const key = JSON.stringify(spec.args)
+    const other = ends.get(key)
+    if (!other) return void ends.set(key, { callId, how, clause: e.outcome.clause })
+    const clause = [e.outcome.clause, other.clause].find((c) => c !== 'IN-4') ?? 'IN-4'
+    const detail = `${callId} ended ${how}, but ${other.callId}, with no visible tool and the same arguments, ended ${other.how}`
+    if (other.how !== how) reporter('code-mode', out, callId)(clause, 'in2-first-differs', detail)
+  })
+  return out
+}

@@ -1,0 +1,30 @@
+/**
+ * Delivery: FIN-2, RES-1, RES-4 — finalizeContent runs exactly once for a visible tool that has
+ * one (never otherwise), and the observers in scope are notified in order, each with the very
+ * object execute resolved with, the ones after a throwing observer included.
+ */
+import { show } from '../../runner/safe-read.js'
+import { count, type SettledView } from './call-view.js'
+
+export function finalizedOnce(view: SettledView): void {
+  const { e } = view
+  if (!e.tool) return
+  const expected = e.finalizeRuns ? 1 : 0
+  const ran = count(view, 'finalize')
+  if (ran !== expected) view.report('delivery')(e.clauseOf.finalize, 'finalize-count', `finalizeContent ran ${ran} times, expected ${expected}`)
+}
+
+export function observersNotified(view: SettledView): void {
+  const { e, scenario, record, result } = view
+  const report = view.report('delivery')
+  const observed = view.entered.filter((x) => x.stage === 'observer').map((x) => x.index)
+  if (JSON.stringify(observed) !== JSON.stringify(e.observers)) {
+    const firstMissing = e.observers.findIndex((index, i) => observed[i] !== index)
+    const afterThrow = e.observers.slice(0, Math.max(firstMissing, 0)).some((index) => scenario.observers[index]?.throws)
+    const clause = afterThrow ? e.clauseOf.observersAfterThrow : e.clauseOf.observers
+    report(clause, 'observer-order', `observers notified ${show(observed)}, expected ${show(e.observers)}`)
+  }
+  if (record.observed.some((o) => o !== result)) {
+    report(e.clauseOf.observers, 'observer-identity', 'an observer received a different object than execute resolved with')
+  }
+}

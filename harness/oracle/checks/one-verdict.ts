@@ -1,0 +1,59 @@
+/**
+ * One fault, one verdict: where a first broken rule lets everything after it happen, the checks
+ * keyed on what it let happen are void, and only the first rule's clause stands — a call that
+ * should have ended at entry (IN-2, CAN-1, CODE-1, CODE-5), a wrapper's second next() (PRE-8), a
+ * hook's write on the execution (IN-1, RES-2) or on a result it was handed (PST-1, FIN-3, RES-2).
+ */
+import type { Trace } from '../../scenario/trace.js'
+import type { Scenario } from '../../scenario/types.js'
+import type { Expected } from '../predict.js'
+import { stageEvents, type Finding } from './call-view.js'
+import { resultClause } from './immutability.js'
+
+/** Clauses that end a call before any policy runs: everything after them is their echo. */
+const ENDS_AT_ENTRY = new Set(['IN-2', 'CAN-1', 'CODE-1', 'CODE-5'])
+
+/** When a call that should have ended at entry went on, only that entry clause stands. */
+export function rootOnly(e: Expected, list: Finding[]): Finding[] {
+  const root = e.clauseOf.entry
+  if (!ENDS_AT_ENTRY.has(root) || !list.some((x) => x.clause === root)) return list
+  return list.filter((x) => x.clause === root)
+}
+
+/**
+ * When a wrapper's second next() re-ran the inner chain (PRE-8, S), what EXE-1 and EXE-4 key on —
+ * which wrappers and body ran, what they returned — is the second run's: void for this call.
+ */
+export function voidAfterSecondNext(scenario: Scenario, trace: Trace, callId: string, list: Finding[]): Finding[] {
+  return secondNextReran(scenario, trace, callId) ? list.filter((x) => x.clause !== 'EXE-1' && x.clause !== 'EXE-4') : list
+}
+
+/** Whether a wrapper calling next() twice made an inner wrapper or the body run again (PRE-8). */
+export function secondNextReran(scenario: Scenario, trace: Trace, callId: string): boolean {
+  const entered = stageEvents(trace, callId).filter((x) => x.stage === 'wrapper' || x.stage === 'body')
+  const reran = new Set(entered.map((x) => `${x.stage}${x.index}`)).size !== entered.length
+  return reran && entered.some((x) => x.stage === 'wrapper' && scenario.wrappers[x.index]?.action.kind === 'next-twice')
+}
+
+/** Whether a hook changed the execution anywhere in the case (a write that took effect, IN-1). */
+export function executionChanged(trace: Trace): boolean {
+  return trace.events.some(
+    (x) => (x.ev === 'tamper' && x.changed.length > 0) || (x.ev === 'attack' && x.target === 'exec' && x.changed.length > 0),
+  )
+}
+
+/** The clauses of results a hook managed to change (PST-1, FIN-3, RES-2 by stage). */
+function resultChangedClauses(trace: Trace): Set<string> {
+  const clauses = trace.events.flatMap((x) => (x.ev === 'attack' && x.target === 'result' && x.changed.length > 0 ? [resultClause[x.stage]] : []))
+  return new Set(clauses.filter((c): c is string => c !== undefined))
+}
+
+/**
+ * After the execution was changed, only its own clauses stand; after a hook changed a result it
+ * was handed, only the clause of that stage's frozen result stands.
+ */
+export function voidAfterTamper(out: Finding[], trace: Trace): Finding[] {
+  if (executionChanged(trace)) return out.filter((x) => x.clause === 'IN-1' || x.clause === 'RES-2')
+  const changed = resultChangedClauses(trace)
+  return changed.size === 0 ? out : out.filter((x) => changed.has(x.clause))
+}

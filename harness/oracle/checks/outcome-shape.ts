@@ -1,0 +1,76 @@
+/**
+ * Outcome shape: RES-3, CTX-2, OUT-5, META-2 — the published outcome is a well-formed
+ * ToolExecutionResult (a success with a value, a failure with error.message, concludesTurn only
+ * as `true` on a success), its content ContentBlock[] and its contexts UserMessages, and it
+ * survives a JSON round trip.
+ */
+import type { Expected } from '../predict.js'
+import { deepEqualJson } from '../json-equal.js'
+import { isBlocks, isUserMessage } from '../shapes.js'
+import type { SettledView } from './call-view.js'
+
+export function shapeProblem(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return 'the outcome is not an object'
+  const r = result as Record<string, unknown>
+  if (typeof r.isError !== 'boolean') return 'isError is not a boolean'
+  // Content of the wrong shape is OUT-5's (S); no content at all is a shape of its own.
+  if (r.content === undefined) return 'the outcome has no content'
+  if (r.isError) {
+    if ('value' in r) return 'a failure carries a value'
+    const message = typeof r.error === 'object' && r.error !== null ? (r.error as { message?: unknown }).message : undefined
+    if (typeof message !== 'string') return 'a failure has no error.message'
+    if ('concludesTurn' in r) return 'a failure carries concludesTurn'
+  } else {
+    if (!('value' in r)) return 'a success has no value'
+    if ('error' in r) return 'a success carries an error'
+    if ('concludesTurn' in r && r.concludesTurn !== true) return 'concludesTurn is present but not true'
+  }
+  return undefined
+}
+
+/** OUT-5: the published content is a ContentBlock[] and the contexts are UserMessages. */
+export function publishedShape(view: SettledView): void {
+  const problem = publishedShapeProblem(view.result)
+  if (problem) view.report('outcome-shape')('OUT-5', 'published-shape', problem)
+}
+
+function publishedShapeProblem(result: unknown): string | undefined {
+  const r = result as { content?: unknown; additionalContexts?: unknown } | null
+  if (typeof r !== 'object' || r === null) return undefined
+  if (!isBlocks(r.content)) return 'the published content is not a ContentBlock[]'
+  const contexts = r.additionalContexts
+  if (contexts === undefined) return undefined
+  return Array.isArray(contexts) && contexts.every(isUserMessage) ? undefined : 'the published additionalContexts are not UserMessages'
+}
+
+/**
+ * RES-3 (and CTX-2 for a concludesTurn that is not `true`): whether the outcome is misshapen, after
+ * reporting it. A misshapen outcome of the wrong kind also breaks the clause that decides its kind.
+ */
+export function misshapenOutcome(view: SettledView, e: Expected, aborted: boolean): boolean {
+  const result = view.result
+  const shape = shapeProblem(result)
+  if (!shape) return false
+  const report = view.report('outcome-shape')
+  if ('concludesTurn' in result && (result as { concludesTurn?: unknown }).concludesTurn !== true) report('CTX-2', 'concludes-not-true', shape)
+  report('RES-3', 'result-shape', shape)
+  const isError = (result as { isError?: unknown } | null)?.isError
+  if (!aborted && typeof isError === 'boolean' && isError !== e.outcome.isError) {
+    report(e.outcome.clause, 'misshapen-kind', `outcome isError=${isError}, expected ${e.outcome.isError}`)
+  }
+  return true
+}
+
+/** META-2: the outcome survives a JSON round trip. */
+export function jsonRoundTrip(view: SettledView): void {
+  const result = view.result
+  let roundTrip: string | undefined
+  try {
+    roundTrip = JSON.stringify(result)
+  } catch {
+    roundTrip = undefined
+  }
+  if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) {
+    view.report('outcome-shape')('META-2', 'json-round-trip', 'the outcome does not survive a JSON round trip')
+  }
+}

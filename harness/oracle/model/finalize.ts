@@ -1,0 +1,29 @@
+/** finalizeContent's row, the last word on every outcome of a visible tool (FIN-3, FIN-4, META-1, OUT-5). */
+import { isLosslessDesc, isUndefinedDesc, jsonOf } from '../../scenario/read-desc.js'
+import type { ToolSpec } from '../../scenario/types.js'
+import type { Untagged } from './clause-tags.js'
+import { isContent } from './content.js'
+import { outOfShape, type ShapeLatitude } from './shape-latitude.js'
+import type { PredictedOutcome } from './types.js'
+
+/** The call ended at `outcome` before execution; post-execute must run, must not, or may (S). */
+export function ended(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome, shapes: ShapeLatitude, postRuns: boolean | 'may' = false): Untagged {
+  e.postRuns = postRuns === 'may' ? undefined : postRuns
+  return finalized(e, tool, outcome, shapes)
+}
+
+export function finalized(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome, shapes: ShapeLatitude): Untagged {
+  const fin = tool.finalize
+  // Contexts are registry-owned (FIN-3), but a finalizer's throw is a pipeline error that may drop them (CTX-1).
+  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts, contextsAlt: [[]] } : {}) }
+  else if (fin?.kind === 'returns') {
+    if (isUndefinedDesc(fin.value)) {
+      // undefined keeps the content (FIN-3)
+    } else if (isContent(fin.value)) outcome = { ...outcome, content: jsonOf(fin.value), clause: outcome.clause }
+    else if (!isLosslessDesc(fin.value)) outcome = { isError: true, clause: 'META-1' }
+    else if (shapes.misshapen('finalize')) outcome = { ...outcome, content: jsonOf(fin.value) }
+    else outcome = outOfShape(undefined)
+  }
+  e.outcome = outcome
+  return e
+}

@@ -124,7 +124,8 @@ function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
 
 function withoutCode(thrown: ValueDesc): ValueDesc {
   if (thrown === null || typeof thrown !== 'object' || Array.isArray(thrown) || !('$' in thrown) || thrown.$ !== 'error') return thrown
-  return { $: 'error' }
+  const { code: _code, ...rest } = thrown as { $: 'error'; code?: string; data?: ValueDesc }
+  return rest
 }
 
 /** A value description without tagged (`$`) parts: what a model's JSON text can carry. */

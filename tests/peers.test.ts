@@ -2,7 +2,8 @@
  * The shipped peer adapters, at reduced depth: each is wired (smoke) and certifies a few clauses;
  * each fault the generated cases find at a faulty version is absent at the fixed one. No case here
  * is written for one bug: every case comes from a clause's own generator, and the symptom asserted
- * is a shape of the trace (no result, a rejected execute, a body whose signal never aborted).
+ * is a shape of the trace (no result, a rejected execute, a rejection after a failed body, a body
+ * whose signal never aborted).
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -23,6 +24,8 @@ import ai19 from '../fixtures/adapters/peers/ai-sdk/7.0.19.js'
 import agents135 from '../fixtures/adapters/peers/openai-agents/0.13.5.js'
 import agents140 from '../fixtures/adapters/peers/openai-agents/0.14.0.js'
 import langgraph from '../fixtures/adapters/peers/langgraph/latest.js'
+import mcp1 from '../fixtures/adapters/peers/mcp/1.32.2.js'
+import mcp2 from '../fixtures/adapters/peers/mcp/2.0.0-beta.1.js'
 
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
 const load = async (module: string) => ((await import(`../${module}`)) as { default: ConformanceAdapter }).default
@@ -47,6 +50,12 @@ const failed = (verdict: Awaited<ReturnType<typeof checkProperty>>): Failure => 
 /** A call of the trace that execute resolved without any outcome object. */
 const noResult = (trace: Trace | undefined) => (trace?.calls ?? []).some((c) => c.rejected === undefined && (c.result === undefined || c.result === null))
 const rejected = (trace: Trace | undefined) => (trace?.calls ?? []).some((c) => c.rejected !== undefined)
+/** A call whose body ran and failed, after which execute rejected instead of resolving with an error. */
+const rejectedAfterFailedBody = ({ scenario, trace }: { scenario: Scenario; trace: Trace }) =>
+  trace.calls.some((c, i) => {
+    const failing = ['throw', 'reject'].includes(scenario.tools.find((t) => t.name === scenario.calls[i]?.tool)?.body.outcome.kind ?? '')
+    return c.rejected !== undefined && failing && trace.events.some((e) => e.ev === 'enter' && e.stage === 'body' && e.call === `c${i}`)
+  })
 
 describe('peer adapters', () => {
   it('every shipped peer is wired: smoke passes and its seam declaration matches', async () => {
@@ -112,6 +121,18 @@ describe('faults the generated cases find', () => {
     const bodyRan = (t: Trace) => t.events.some((e) => e.ev === 'enter' && e.stage === 'body')
     expect(fixed.filter((t) => aborted(t.trace) && bodyRan(t.trace) && t.trace.calls.some((c) => c.bodySignalAborted === false))).toEqual([])
   }, 60_000)
+
+  it('MCP SDK 1.32.2: a failed tool reporting structured details is checked against the success output schema and callTool rejects (IN-4); 2.0.0-beta.1 resolves', async () => {
+    // IN-4 fails at 1.32.2 (its first failure may be another of its faults: an Object.prototype name); this one rejects after a failed body.
+    expect((await checkProperty(property('IN-4'), mcp1, { runs: 100, seed: 1 })).status).toBe('failed')
+    const faulty = (await traces(mcp1, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)
+    expect(faulty.length).toBeGreaterThan(0)
+    // What the failing body threw carried its own structured details, and its tool declares an object output schema.
+    const { scenario } = faulty[0]!
+    const failed = scenario.tools.filter((t) => ['throw', 'reject'].includes(t.body.outcome.kind) && scenario.calls.some((c) => c.tool === t.name))
+    expect(failed.some((t) => (t.outputSchema as { type?: unknown }).type === 'object' && 'thrown' in t.body.outcome && typeof t.body.outcome.thrown === 'object' && t.body.outcome.thrown !== null && 'data' in t.body.outcome.thrown)).toBe(true)
+    expect((await traces(mcp2, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)).toEqual([])
+  }, 120_000)
 
   it('LangGraph ToolNode: a tool throwing undefined or null makes the node reject (IN-4)', async () => {
     const failure = failed(await checkProperty(property('IN-4'), langgraph, { runs: 50, seed: 1 }))

@@ -8,7 +8,10 @@ import { validateMessage } from '../harness/protocol/validate.js'
 import { checkProperty, type PropertyVerdict } from '../harness/runner/check-property.js'
 import { PROPERTIES } from '../suites/index.js'
 
-const SEED = 20261201
+// The seed fixes which SCP-1 case meets the misbehaviour. Where that case is also the one SCP-1
+// fails on (two calls, both rejected), nothing in SCP-1 calls create() again, and the death is
+// re-reported by EXE-1's first create() (seeds 20261201-03 under the current generators).
+const SEED = 20261204
 const opened: RemoteAdapter[] = []
 afterAll(() => opened.forEach((a) => a.close()))
 

@@ -28,6 +28,17 @@ const cases: SchemaCase[] = [
     valid: [{ n: 1 }, { n: 0.5 }],
     invalid: [{}, { n: 'x' }, { n: 1, extra: true }, [1]],
   },
+  // Object roots, as most tools declare (MCP's structured content and strict structured outputs are objects).
+  {
+    schema: { type: 'object', properties: { path: { type: 'string' }, size: { type: 'integer' } }, required: ['path'] },
+    valid: [{ path: 'a' }, { path: 'a', size: 3 }, { path: '', extra: true }],
+    invalid: [{ size: 1 }, { path: 1 }, { path: 'a', size: 1.5 }, 'a'],
+  },
+  {
+    schema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'], additionalProperties: false },
+    valid: [{ items: [] }, { items: ['a', 'b'] }],
+    invalid: [{ items: [1] }, {}, { items: 'a' }, { items: [], more: 1 }],
+  },
   { schema: { type: 'string' }, valid: ['', 'ok'], invalid: [1, null, ['x']] },
   { schema: { type: 'array', items: { type: 'integer' } }, valid: [[], [1, 2]], invalid: [[1.5], ['a'], {}] },
   { schema: { type: 'string', enum: ['a', 'b'] }, valid: ['a', 'b'], invalid: ['c', 1] },

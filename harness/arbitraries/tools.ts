@@ -37,10 +37,23 @@ export const bodyStep: fc.Arbitrary<BodyStep> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<BodyStep>({ kind: 'conclude' }) },
 )
 
-/** What a body throws: Errors with and without a code, and values that are not Errors at all. */
+/**
+ * The structured details a failing tool attaches to its error (a reason, the field at fault, a
+ * retry hint): JSON objects, which need not match the tool's output schema (they describe a failure).
+ */
+export const errorDetails: fc.Arbitrary<ValueDesc> = fc.oneof(
+  fc.constantFrom<ValueDesc>({ reason: 'not_found' }, { field: 'path', issue: 'missing' }, { retryAfterMs: 100 }, {}, { n: 1 }),
+  fc.dictionary(fc.constantFrom('reason', 'detail', 'n'), jsonValue, { minKeys: 1, maxKeys: 2 }),
+)
+
+/** What a body throws: Errors with and without a code or structured details, and values that are not Errors at all. */
 export const thrown: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.constant<ValueDesc>({ $: 'error' }),
   fc.constantFrom('E_TOOL', 'ENOENT').map((code) => ({ $: 'error', code }) as ValueDesc),
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.option(fc.constantFrom('E_TOOL', 'E_RATE_LIMITED'), { nil: undefined }), errorDetails).map(([code, data]) => (code === undefined ? { $: 'error', data } : { $: 'error', code, data }) as ValueDesc),
+  },
   fc.constantFrom<ValueDesc>('a string', 42, null, { $: 'undefined' }, { message: 'plain object' }),
 )
 

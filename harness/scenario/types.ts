@@ -25,7 +25,8 @@ export type Tagged =
   | { $: 'throwing-getter' }
   | { $: 'getter'; value: ValueDesc }
   | { $: 'proxy'; value: ValueDesc }
-  | { $: 'error'; code?: string }
+  /** An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP errors carry) where given. */
+  | { $: 'error'; code?: string; data?: ValueDesc }
 
 export type AgentName = 'A' | 'B'
 

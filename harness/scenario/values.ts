@@ -88,7 +88,11 @@ function buildTagged(desc: Tagged): unknown {
       const target = buildValue(desc.value)
       return new Proxy(typeof target === 'object' && target !== null ? target : { value: target }, {})
     }
-    case 'error':
-      return desc.code === undefined ? new Error('toolreg: thrown') : Object.assign(new Error('toolreg: thrown'), { code: desc.code })
+    case 'error': {
+      const error = new Error('toolreg: thrown')
+      if (desc.code !== undefined) Object.assign(error, { code: desc.code })
+      if (desc.data !== undefined) Object.assign(error, { data: buildValue(desc.data) })
+      return error
+    }
   }
 }

@@ -42,7 +42,7 @@ export function routedStages(view: CallView): void {
   const guardsTooEarly = e.guardsEntered === 0 && count(view, 'guard') > 0 && !e.outcome.clause.startsWith('GRD')
   // Guards entered past the one that decided: its denial (or throw) was ignored, the guard's clause.
   const pastDecider = count(view, 'guard') > e.guardsEntered ? c.guardDecider : undefined
-  ordered(view, 'guard', e.guards.slice(0, e.guardsEntered), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
+  ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
   ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report)
   // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
   const secondNext = indexesOf(view, 'wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')
@@ -52,6 +52,19 @@ export function routedStages(view: CallView): void {
   }
   if (e.postRuns === true) ordered(view, 'post', e.post.slice(0, e.postEntered), c.post, report)
   if (e.postRuns === false && count(view, 'post') > 0) report(c.postBypassed, 'post-bypassed', 'post-execute ran for an outcome that bypasses it')
+}
+
+/**
+ * GRD-1 says any non-undefined return denies, not that the guards stop at the first denial: once a
+ * guard decided, the later guards may run too (in order, once each) — the denial still stands.
+ */
+function guardsExpected(view: CallView): number[] {
+  const { e } = view
+  const decided = e.guards.slice(0, e.guardsEntered)
+  if (e.clauseOf.guardDecider === undefined) return decided
+  const got = indexesOf(view, 'guard')
+  const runOn = got.length > decided.length && JSON.stringify(got) === JSON.stringify(e.guards.slice(0, got.length))
+  return runOn ? got : decided
 }
 
 /** The clauses of a hook kind's own rules: each hook once (PRE-8; GRD-1 for guards), only in scope (PRE-7; SCP-2). */

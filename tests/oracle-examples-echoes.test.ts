@@ -21,3 +21,22 @@ describe('guards', () => {
     ])
   })
 })
+
+const deny = { timing: 'sync' as const, decision: { kind: 'returns' as const, value: { kind: 'deny', reason: 'no' } } }
+const allow = { timing: 'sync' as const, decision: { kind: 'returns' as const, value: { kind: 'allow' } } }
+const preRan = (index: number) => [enter('pre', { index }), leave('pre', index)]
+
+describe('hook order (E1)', () => {
+  it('PRE-1: when another listener decided, only PRE-1 stands (not the PRE-2 of the listener predicted to decide)', () => {
+    const denyThenAllow = scenarioOf({ pre: [deny, allow] })
+    expect(checksOf(denyThenAllow, traceOf([...preRan(1), ...bodyRan(), settled()], record(success(1))))).toEqual(['PRE-1:routing/hook-order'])
+  })
+  it('PRE-1: a scoped listener skipped over (a later one ran) is an order fault, not PRE-7', () => {
+    const scopedDeny = scenarioOf({ pre: [{ ...deny, scope: 'A' }, allow], calls: [{ tool: 'lookup', args: {}, agent: 'A' }] })
+    expect(checksOf(scopedDeny, traceOf([...preRan(1), ...bodyRan(), settled()], record(success(1))))).toEqual(['PRE-1:routing/hook-order'])
+  })
+  it('PRE-7: a listener out of scope that decided leaves only PRE-7', () => {
+    const otherScope = scenarioOf({ pre: [{ ...deny, scope: 'B' }], calls: [{ tool: 'lookup', args: {}, agent: 'A' }] })
+    expect(checksOf(otherScope, traceOf([...preRan(0), settled()], record(failure())))).toEqual(['PRE-7:routing/hook-out-of-scope'])
+  })
+})

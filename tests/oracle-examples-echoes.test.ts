@@ -2,7 +2,7 @@
 // on past the first denial), and echoes — checks keyed on what an earlier broken rule let happen,
 // which are void in that case (one fault, one verdict).
 import { describe, expect, it } from 'vitest'
-import { bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, traceOf } from './oracle-example-traces.js'
+import { bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, tool, traceOf } from './oracle-example-traces.js'
 
 const denies = { verdict: { kind: 'returns' as const, value: 'no' } }
 const guardRan = (index: number) => [enter('guard', { index }), leave('guard', index)]
@@ -38,5 +38,79 @@ describe('hook order (E1)', () => {
   it('PRE-7: a listener out of scope that decided leaves only PRE-7', () => {
     const otherScope = scenarioOf({ pre: [{ ...deny, scope: 'B' }], calls: [{ tool: 'lookup', args: {}, agent: 'A' }] })
     expect(checksOf(otherScope, traceOf([...preRan(0), settled()], record(failure())))).toEqual(['PRE-7:routing/hook-out-of-scope'])
+  })
+})
+
+const acceptValue = { timing: 'sync' as const, decision: { kind: 'returns' as const, value: { kind: 'accept', value: 2 } } }
+const delegate = { timing: 'sync' as const, decision: { kind: 'delegate' as const } }
+const postRan = (isError: boolean) => [enter('post', { resultFrozen: true, isError }), leave('post')]
+
+describe('the stage that turned an error into a success (E2)', () => {
+  it('PST-2: post-execute handed a denial publishes a success: PST-2 alone, not the PRE-2 of the denial', () => {
+    const denied = scenarioOf({ pre: [deny], post: [acceptValue] })
+    expect(checksOf(denied, traceOf([...preRan(0), ...postRan(true), settled()], record(failure())))).toEqual([])
+    expect(checksOf(denied, traceOf([...preRan(0), ...postRan(true), settled()], record(success(2))))).toEqual(['PST-2:hostile/post-resurrects'])
+  })
+
+  it('FIN-3: a finalizer handed the failure post-execute kept makes it a success: not PST-2', () => {
+    const made = { isError: false, value: 2, content: [{ type: 'text', text: '2' }] }
+    const merging = scenarioOf({
+      tools: [tool({ body: { steps: [], outcome: { kind: 'throw', thrown: { message: 'no' } } }, finalize: { kind: 'returns', value: made } })],
+      post: [delegate],
+    })
+    const handed = enter('finalize', { resultFrozen: true, isError: true, detail: JSON.stringify(failure()) })
+    const events = [...bodyRan(), ...postRan(true), handed, leave('finalize'), settled()]
+    expect(checksOf(merging, traceOf(events, record(success(2))))).not.toContain('PST-2:hostile/post-resurrects')
+    expect(checksOf(merging, traceOf(events, record(success(2))))).toContain('FIN-3:hostile/finalizer-resurrects')
+  })
+
+  it('OUT-2: a value replacement predicted on a failure (PST-2) meets post-execute handed a success: the failure upstream is blamed', () => {
+    const throwingRender = scenarioOf({ tools: [tool({ render: { kind: 'throws' } })], post: [acceptValue] })
+    expect(checksOf(throwingRender, traceOf([...bodyRan(), ...postRan(true), settled()], record(failure())))).toEqual([])
+    const swallowed = traceOf([...bodyRan(), ...postRan(false), settled()], record(success(2, { content: [] })))
+    expect(checksOf(throwingRender, swallowed)).toEqual(['OUT-2:outcome/kind'])
+  })
+})
+
+describe('content and meta filed under the stage that set them (E3)', () => {
+  const blocks = [{ type: 'text', text: 'replaced' }]
+  const acceptContent = { timing: 'sync' as const, decision: { kind: 'returns' as const, value: { kind: 'accept', content: blocks } } }
+  it('PST-1: content post-execute put in place on a failure is PST-1\'s, not PST-2\'s', () => {
+    const thrown = scenarioOf({ tools: [tool({ body: { steps: [], outcome: { kind: 'throw', thrown: { message: 'no' } } } })], post: [acceptContent] })
+    const events = [...bodyRan(), ...postRan(true), settled()]
+    expect(checksOf(thrown, traceOf(events, record(failure({ content: blocks }))))).toEqual([])
+    expect(checksOf(thrown, traceOf(events, record(failure())))).toEqual(['PST-1:outcome/content'])
+  })
+
+  it('OUT-2: a content-only accept keeps the body\'s meta, whose clause is OUT-2', () => {
+    const metered = scenarioOf({ tools: [tool({ meta: { kind: 'json-text' } })], post: [acceptContent] })
+    const events = [...bodyRan(), ...postRan(false), settled()]
+    expect(checksOf(metered, traceOf(events, record(success(1, { content: blocks, meta: { size: 1 } }))))).toEqual([])
+    expect(checksOf(metered, traceOf(events, record(success(1, { content: blocks }))))).toEqual(['OUT-2:outcome/meta-value'])
+  })
+})
+
+describe('one fault, one verdict after a write on a handed result', () => {
+  const accept = { timing: 'sync' as const, decision: { kind: 'returns' as const, value: { kind: 'accept' } } }
+  const thrown = scenarioOf({ tools: [tool({ body: { steps: [], outcome: { kind: 'throw', thrown: { message: 'no' } } } })], post: [accept] })
+  const wrote = (changed: string[]) => [
+    ...bodyRan(),
+    enter('post', { resultFrozen: false, isError: true }),
+    { ev: 'attack' as const, stage: 'post' as const, call: 'c0', target: 'result' as const, changed },
+    leave('post'),
+    settled(),
+  ]
+  it('PST-1, PST-2: a listener that flipped the isError of the failure it was handed, published as a success, fails both', () => {
+    expect(checksOf(thrown, traceOf(wrote(['isError', 'value']), record(success(2))))).toEqual([
+      'PST-1:immutability/result-not-frozen',
+      'PST-1:hostile/result-written',
+      'PST-2:hostile/post-resurrects',
+    ])
+  })
+  it('PST-1: a write that left isError alone keeps the case to PST-1', () => {
+    expect(checksOf(thrown, traceOf(wrote(['content']), record(failure({ content: [] }))))).toEqual([
+      'PST-1:immutability/result-not-frozen',
+      'PST-1:hostile/result-written',
+    ])
   })
 })

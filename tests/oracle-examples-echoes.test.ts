@@ -2,7 +2,7 @@
 // on past the first denial), and echoes — checks keyed on what an earlier broken rule let happen,
 // which are void in that case (one fault, one verdict).
 import { describe, expect, it } from 'vitest'
-import { bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, tool, traceOf } from './oracle-example-traces.js'
+import { abort, bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, tool, traceOf } from './oracle-example-traces.js'
 
 const denies = { verdict: { kind: 'returns' as const, value: 'no' } }
 const guardRan = (index: number) => [enter('guard', { index }), leave('guard', index)]
@@ -112,5 +112,21 @@ describe('one fault, one verdict after a write on a handed result', () => {
       'PST-1:immutability/result-not-frozen',
       'PST-1:hostile/result-written',
     ])
+  })
+})
+
+describe('cancellation (E4, E5)', () => {
+  it('FIN-4: an abort after the call settled (a sibling sharing its callId) changes nothing: not CAN-3', () => {
+    const throwing = scenarioOf({ tools: [tool({ finalize: { kind: 'throws' } })] })
+    const finalized = enter('finalize', { resultFrozen: true, isError: false, detail: JSON.stringify(success(1)) })
+    const events = [...bodyRan(), finalized, leave('finalize'), settled(), abort()]
+    expect(checksOf(throwing, traceOf(events, record(failure())))).toEqual([])
+    expect(checksOf(throwing, traceOf(events, record(success(1))))).toEqual(['FIN-4:outcome/kind'])
+  })
+
+  it('PRE-6: a denial the registry never awaited (it settled while the listener was pending) is not CAN-4\'s', () => {
+    const pendingDeny = scenarioOf({ pre: [{ ...deny, timing: 'await' }], calls: [{ tool: 'lookup', args: {}, abortScheduled: true }] })
+    const abandoned = traceOf([enter('pre'), abort(), settled(), leave('pre')], record(failure(), { code: 'ABORTED' }))
+    expect(checksOf(pendingDeny, abandoned)).toEqual(['PRE-6:cancellation/settled-during-pre'])
   })
 })

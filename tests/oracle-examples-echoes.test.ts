@@ -130,3 +130,23 @@ describe('cancellation (E4, E5)', () => {
     expect(checksOf(pendingDeny, abandoned)).toEqual(['PRE-6:cancellation/settled-during-pre'])
   })
 })
+
+describe('code mode (E6)', () => {
+  const both = scenarioOf({ config: { mode: 'code' }, calls: [{ tool: 'lookup', args: {}, fakeParent: true }, { tool: 'lookup', args: {} }] })
+  const reached = (call: string) => [
+    enter('body', { call, token: Number(call.slice(1)) + 1, detail: JSON.stringify({ tool: 'lookup', name: 'lookup', args: {} }) }),
+    leave('body', 0, call),
+    settled(call),
+  ]
+  const results = [record(success(1)), record(success(1), { callId: 'c1' })]
+  it('CODE-1: a fake parent that ends like the parent-less call, both reaching the tool, is CODE-1\'s fault, not CODE-5\'s', () => {
+    const checks = checksOf(both, traceOf([...reached('c0'), ...reached('c1')], ...results))
+    expect(checks.length).toBeGreaterThan(0)
+    expect(checks.filter((c) => !c.startsWith('CODE-1:'))).toEqual([])
+  })
+  it('CODE-5: a fake parent that reaches the tool while the parent-less call ends UNKNOWN_TOOL fails CODE-5', () => {
+    const checks = checksOf(both, traceOf([...reached('c0'), settled('c1')], record(success(1)), record(failure(), { callId: 'c1', code: 'UNKNOWN_TOOL' })))
+    expect(checks.length).toBeGreaterThan(0)
+    expect(checks.filter((c) => !c.startsWith('CODE-5:'))).toEqual([])
+  })
+})

@@ -142,5 +142,12 @@ export default [
     })
   }, 'code', 25),
 
-  withDirect(judged('CODE-5', 'a parent that is not the token of an execution in flight — a made-up one or a finished one — is treated as absent', withAbsentTwins(scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } }))), staleParent),
+  withDirect(
+    judged(
+      'CODE-5',
+      'a parent that is not the token of an execution in flight — a made-up one or a finished one — is treated as absent',
+      withAbsentTwins(scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } })),
+    ),
+    staleParent,
+  ),
 ]

@@ -88,6 +88,13 @@ describe('content and meta filed under the stage that set them (E3)', () => {
     expect(checksOf(metered, traceOf(events, record(success(1, { content: blocks, meta: { size: 1 } }))))).toEqual([])
     expect(checksOf(metered, traceOf(events, record(success(1, { content: blocks }))))).toEqual(['OUT-2:outcome/meta-value'])
   })
+
+  it('PST-1: the meta of a value post-execute replaced is PST-1\'s', () => {
+    const replaced = scenarioOf({ tools: [tool({ meta: { kind: 'json-text' } })], post: [acceptValue] })
+    const events = [...bodyRan(), ...postRan(false), settled()]
+    expect(checksOf(replaced, traceOf(events, record(success(2, { meta: { size: 1 } }))))).toEqual([])
+    expect(checksOf(replaced, traceOf(events, record(success(2))))).toEqual(['PST-1:outcome/meta-value'])
+  })
 })
 
 describe('one fault, one verdict after a write on a handed result', () => {

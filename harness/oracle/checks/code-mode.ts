@@ -36,7 +36,8 @@ export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec:
  * the fake-parent calls' deviations are CODE-1's.
  */
 export function absentPathBroken(scenario: Scenario, out: Finding[]): void {
-  const hiddenNative = (spec: CallSpec) => scenario.config.mode === 'code' && !spec.program && !spec.malformed && scenario.tools.some((t) => t.name === spec.tool)
+  const hiddenNative = (spec: CallSpec) =>
+    scenario.config.mode === 'code' && !spec.program && !spec.malformed && scenario.tools.some((t) => t.name === spec.tool)
   const broken = scenario.calls.some((spec, i) => hiddenNative(spec) && !spec.fakeParent && out.some((x) => x.call === `c${i}` && x.clause === 'CODE-1'))
   if (!broken) return
   for (const x of out) {

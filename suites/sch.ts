@@ -78,7 +78,9 @@ export default [
       if (problems.length > 0) ctx.fail(`parameters in the projection is not lossless JSON: ${problems[0]}`)
       losslessText(parameters, 'SCH-2', 'parameters in the projection')
     }
-    const before = text(registry.schemas())
+    // Listing order is SCH-3's: here each tool's parameters are compared by its name.
+    const byName = (listed: readonly unknown[]) => text([...(listed as { name?: unknown }[])].sort((a, b) => String(a?.name).localeCompare(String(b?.name))))
+    const before = byName(registry.schemas())
     for (const entry of registry.schemas() as Record<string, unknown>[]) {
       try {
         const parameters = entry.parameters as Record<string, unknown>
@@ -89,9 +91,9 @@ export default [
       }
     }
     const after = registry.schemas()
-    if (text(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
-    const original = cases.map((c) => text(buildValue(c.parameters)))
-    const listed = (after as { parameters: unknown }[]).map((e) => text(e.parameters))
+    if (byName(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
+    const original = cases.map((c) => `${c.name}:${text(buildValue(c.parameters))}`).sort()
+    const listed = (after as { name: unknown; parameters: unknown }[]).map((e) => `${String(e.name)}:${text(e.parameters)}`).sort()
     if (text(listed) !== text(original)) ctx.fail('parameters in the projection differ from the registered JSON')
   }),
 

@@ -9,7 +9,7 @@ import type { Scenario } from '../scenario/types.js'
 import { predictBranch } from './checks/branches.js'
 import { callView } from './checks/call.js'
 import { reporter, type Finding } from './checks/call-view.js'
-import { in2Consistency, judgeNested } from './checks/code-mode.js'
+import { absentPathBroken, in2Consistency, judgeNested } from './checks/code-mode.js'
 import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
 import { tokenOfItsOwn } from './checks/immutability.js'
@@ -46,6 +46,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
     renderSnapshot(view)
     tokenOfItsOwn(view, owners)
   })
+  absentPathBroken(scenario, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {
     reporter('presentation', out)('DEF-3', 'present-during-execution', 'the registry called presentCall/presentResult during execution')

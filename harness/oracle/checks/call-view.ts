@@ -52,7 +52,11 @@ export function settledView(view: CallView, result: ToolExecutionResult): Settle
   const { trace, callId } = view
   const at = (ev: string, stage?: Stage) =>
     trace.events.findIndex((x) => x.ev === ev && 'call' in x && x.call === callId && (stage === undefined || ('stage' in x && x.stage === stage)))
-  return { ...view, result, abortAt: at('abort'), bodyAt: at('enter', 'body'), bodyLeftAt: at('leave', 'body'), settledAt: at('settled') }
+  const settledAt = at('settled')
+  const abortAt = at('abort')
+  // An abort after this call settled (a sibling sharing its callId aborted later) changes nothing about it.
+  const late = abortAt >= 0 && settledAt >= 0 && abortAt > settledAt
+  return { ...view, result, abortAt: late ? -1 : abortAt, bodyAt: at('enter', 'body'), bodyLeftAt: at('leave', 'body'), settledAt }
 }
 
 export const approvalRequested = (trace: Trace, callId: string): boolean => trace.events.some((x) => x.ev === 'approval-request' && x.call === callId)

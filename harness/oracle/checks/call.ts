@@ -1,6 +1,8 @@
 /**
  * One call judged against one prediction: the checks of each concern, in the order the call goes
- * through the pipeline — entry, routing, cancellation, delivery, immutability, outcome.
+ * through the pipeline — entry, routing, cancellation, delivery, immutability, outcome. When other
+ * pre-execute listeners or wrappers ran than predicted, the checks after routing key on a decider
+ * that did not decide: only routing's order or scope clause stands for the call.
  */
 import type { CallRecord, Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
@@ -36,10 +38,12 @@ export function judgeCall(
   const result = settledResult(view)
   if (!result) return
   const settled = settledView(view, result)
+  const start = out.length
   const blind = endsBeforePolicy(settled)
+  let deciderChanged: string[] = []
   if (blind) nothingRunsPastEntry(settled)
   // With no abort before the body, the routing model fixes every stage.
-  else if (!abortedBeforeBody(settled)) routedStages(settled)
+  else if (!abortedBeforeBody(settled)) deciderChanged = routedStages(settled)
   abortAndSettling(settled, blind)
   finalizedOnce(settled)
   observersNotified(settled)
@@ -51,4 +55,5 @@ export function judgeCall(
   const e = settled.e
   // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
   publishedOutcome(settled, secondNextReran(scenario, trace, callId) ? { ...e, outcome: { ...e.outcome, contexts: undefined } } : e)
+  if (deciderChanged.length > 0) out.splice(start, out.length - start, ...out.slice(start).filter((x) => deciderChanged.includes(x.clause)))
 }

@@ -36,12 +36,15 @@ export function abortAndSettling(view: SettledView, endsBeforePolicy: boolean): 
   }
   if (bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) report('CAN-3', 'settled-before-body', 'execute settled before the body settled')
   if (bodyAt >= 0 && bodyLeftAt < 0 && settledAt >= 0) report('CAN-3', 'settled-during-body', 'execute settled while the body was still running')
+  if (settledDuringPre(view)) report('PRE-6', 'settled-during-pre', 'execute settled while a pre-execute listener was still pending')
+}
+
+/** PRE-6 broken: execute settled while a pre-execute listener was still pending. */
+function settledDuringPre(view: SettledView): boolean {
   const preLeftAt = view.trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === view.callId ? i : last), -1)
   // A listener entered twice is PRE-8's (S) case: a chain it re-ran may still be pending, void here.
   const preReentered = new Set(indexesOf(view, 'pre')).size !== count(view, 'pre')
-  if (!preReentered && count(view, 'pre') > 0 && settledAt >= 0 && (preLeftAt < 0 || settledAt < preLeftAt)) {
-    report('PRE-6', 'settled-during-pre', 'execute settled while a pre-execute listener was still pending')
-  }
+  return !preReentered && count(view, 'pre') > 0 && view.settledAt >= 0 && (preLeftAt < 0 || view.settledAt < preLeftAt)
 }
 
 /** EXE-2: the signal the body holds aborts when the caller's does. */
@@ -58,7 +61,9 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
   const report = view.report('cancellation')
   const expected = e.outcome
   const code = record.code
-  const decidedAt = decisionPoint(view.trace, view.callId, e)
+  // A denial the registry never awaited (PRE-6) was never an outcome CAN-4 could keep.
+  const unawaitedDenial = (e.outcome.clause === 'PRE-2' || e.outcome.clause === 'PRE-3') && settledDuringPre(view)
+  const decidedAt = unawaitedDenial ? -1 : decisionPoint(view.trace, view.callId, e)
   if (decidedAt >= 0 && view.abortAt > decidedAt) {
     // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
     const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code

@@ -1,8 +1,9 @@
 /**
- * Code mode: CODE-1's proviso, CODE-2 — a call with no visible tool whose arguments are not
+ * Code mode: CODE-1's proviso, CODE-2, CODE-5 — a call with no visible tool whose arguments are not
  * lossless JSON may end at IN-2 first only if a call to a missing tool with the same arguments
  * ends the same way; and the nested calls a body dispatches (`dispatch` steps, parent = the
- * body's token) go through the full pipeline, with the caller's agent.
+ * body's token) go through the full pipeline, with the caller's agent; CODE-5's fake parent is judged
+ * against the parent-less path (CODE-1).
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
@@ -27,6 +28,23 @@ export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec:
     const index = Number(callId.slice(1).split('/')[0])
     judgeCall(scenario, trace, predictBranch(scenario, trace, index, nestedId, call), record, nestedId, out, call)
   })
+}
+
+/**
+ * CODE-5's "treated as absent" means "ends like the same call with no parent". When a parent-less
+ * call to a hidden native tool broke CODE-1 in this case, the absent-parent path itself is broken:
+ * the fake-parent calls' deviations are CODE-1's.
+ */
+export function absentPathBroken(scenario: Scenario, out: Finding[]): void {
+  const hiddenNative = (spec: CallSpec) =>
+    scenario.config.mode === 'code' && !spec.program && !spec.malformed && scenario.tools.some((t) => t.name === spec.tool)
+  const broken = scenario.calls.some((spec, i) => hiddenNative(spec) && !spec.fakeParent && out.some((x) => x.call === `c${i}` && x.clause === 'CODE-1'))
+  if (!broken) return
+  for (const x of out) {
+    if (x.clause !== 'CODE-5' || x.call === undefined || !scenario.calls[Number(x.call.slice(1))]?.fakeParent) continue
+    x.clause = 'CODE-1'
+    x.check = x.check.replace(/^CODE-5:/, 'CODE-1:')
+  }
 }
 
 /** CODE-1's proviso across the calls of a case that may end at IN-2 first. */

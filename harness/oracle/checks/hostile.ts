@@ -50,7 +50,10 @@ export function finalizerOwnership(view: CallView): void {
 
 /** PST-2: a failure that post-execute was handed is never published as a success. */
 export function noResurrection(view: CallView): void {
-  const handedFailure = view.trace.events.some((x) => x.ev === 'enter' && x.stage === 'post' && x.call === view.callId && x.isError === true)
+  const handed = (stage: string) => view.trace.events.some((x) => x.ev === 'enter' && x.stage === stage && x.call === view.callId && x.isError === true)
+  // The finalizer was handed a failure: post-execute kept it; what came after is FIN-3's (finalizerOwnership).
+  if (handed('finalize')) return
+  const handedFailure = handed('post')
   const published = view.record.result as { isError?: unknown } | undefined
   if (handedFailure && published?.isError === false) {
     view.report('hostile')('PST-2', 'post-resurrects', 'a failure handed to post-execute was published as a success')

@@ -18,8 +18,10 @@ export function judgeEitherShape(scenario: Scenario, trace: Trace, index: number
     return list
   }
   const strict = run(new Set())
-  // Branches are compared on R clauses alone: S deviations (OUT-4, PRE-8…) must not tip the choice.
-  const others = (list: Finding[]) => list.filter((x) => clauseById.get(x.clause)?.level === 'R').length
+  // Branches are compared on R clauses: other S deviations (OUT-4, PRE-8…) must not tip the choice;
+  // an OUT-5 on the strict branch is what a lax branch explains (its own OUT-5 is replaced), so it breaks a tie.
+  const rOnly = (list: Finding[]) => 2 * list.filter((x) => clauseById.get(x.clause)?.level === 'R').length
+  const others = (list: Finding[]) => rOnly(list) + (list === strict && list.some((x) => x.clause === 'OUT-5') ? 1 : 0)
   if (others(strict) === 0) return strict
   const sources = shapeSources(scenario, index)
   let best = strict

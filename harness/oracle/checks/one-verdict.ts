@@ -42,9 +42,15 @@ export function executionChanged(trace: Trace): boolean {
   )
 }
 
-/** The clauses of results a hook managed to change (PST-1, FIN-3, RES-2 by stage). */
+/**
+ * The clauses of results a hook managed to change (PST-1, FIN-3, RES-2 by stage). A post-execute
+ * listener that flipped the `isError` of the result it was handed tried to resurrect it: PST-2 too.
+ */
 function resultChangedClauses(trace: Trace): Set<string> {
-  const clauses = trace.events.flatMap((x) => (x.ev === 'attack' && x.target === 'result' && x.changed.length > 0 ? [resultClause[x.stage]] : []))
+  const clauses = trace.events.flatMap((x) => {
+    if (x.ev !== 'attack' || x.target !== 'result' || x.changed.length === 0) return []
+    return x.stage === 'post' && x.changed.includes('isError') ? [resultClause[x.stage], 'PST-2'] : [resultClause[x.stage]]
+  })
   return new Set(clauses.filter((c): c is string => c !== undefined))
 }
 

@@ -2,7 +2,8 @@
  * Outcome: the published outcome is the one the model predicts, each part under the clause its
  * expectation carries — its kind and value (the deciding clause), its code (OUT-4 for a thrown
  * one), model-readable text for a thrown body (OUT-3), concludesTurn (CTX-2), meta (OUT-2, EXE-4,
- * PST-1), the deferred contexts (CTX-1, FIN-3) and the content put in place (FIN-3, PST-1, PST-2).
+ * PST-1), the deferred contexts (CTX-1, FIN-3) and the content put in place (FIN-3, PST-1); a wrong
+ * kind is blamed on the stage that turned the error into a success.
  */
 import { show } from '../../runner/safe-read.js'
 import type { Expected } from '../predict.js'
@@ -22,7 +23,9 @@ export function publishedOutcome(view: SettledView, e: Expected): void {
   const expected = e.outcome
   const c = e.clauseOf.outcome
   if (result.isError !== expected.isError) {
-    return report(expected.clause, 'kind', `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
+    const clause = kindClause(view, e)
+    if (clause === undefined) return
+    return report(clause, 'kind', `outcome isError=${result.isError}, expected ${expected.isError}${code ? ` (code ${code})` : ''}`)
   }
   if (expected.code !== undefined && code !== expected.code && !expected.in2First) {
     report(expected.codeClause ?? expected.clause, 'code', `error code ${code}, expected ${expected.code}`)
@@ -64,6 +67,19 @@ export function publishedOutcome(view: SettledView, e: Expected): void {
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {
     report(c.content, 'content', 'the published content is not the content put in place')
   }
+}
+
+/**
+ * The clause a wrong outcome kind breaks: the stage that turned an error into a success is blamed.
+ * Post-execute handed the failure (and the finalizer not): PST-2's, filed by noResurrection, so
+ * none here. PST-2 predicted, but post-execute was handed a success: the stage upstream decided.
+ */
+function kindClause(view: SettledView, e: Expected): string | undefined {
+  const expected = e.outcome
+  const handed = (stage: string) => view.entered.find((x) => x.stage === stage)?.isError
+  if (!view.result.isError && expected.isError && expected.clause !== 'PST-2' && handed('post') === true && handed('finalize') !== true) return undefined
+  if (expected.clause === 'PST-2' && handed('post') === false && expected.upstream !== undefined) return expected.upstream
+  return expected.clause
 }
 
 /** A nested call's success carrying concludesTurn, which the dispatching body forwards (CTX-2). */

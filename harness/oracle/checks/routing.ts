@@ -32,18 +32,25 @@ export function blameForGuards(view: CallView): Expected {
   return e
 }
 
-export function routedStages(view: CallView): void {
+/**
+ * Returns the clauses under which other pre-execute listeners or wrappers ran than predicted (out
+ * of scope, or another sequence): every later check keys on which hook decided, so once another
+ * one did, only these clauses stand for the call (judgeCall drops the rest).
+ */
+export function routedStages(view: CallView): string[] {
   const { e, scenario } = view
   const c = e.clauseOf
   const report = view.report('routing')
-  ordered(view, 'pre', e.pre.slice(0, e.preEntered), c.pre, report)
+  const deciderChanged: string[] = []
+  const decidedBy = (clause: string | undefined) => void (clause !== undefined && deciderChanged.push(clause))
+  decidedBy(ordered(view, 'pre', e.pre.slice(0, e.preEntered), c.pre, report))
   approvalRequests(view, report)
   // Guards entered by a call that should have stopped before them echo that earlier stop.
   const guardsTooEarly = e.guardsEntered === 0 && count(view, 'guard') > 0 && !e.outcome.clause.startsWith('GRD')
   // Guards entered past the one that decided: its denial (or throw) was ignored, the guard's clause.
   const pastDecider = count(view, 'guard') > e.guardsEntered ? c.guardDecider : undefined
-  ordered(view, 'guard', e.guards.slice(0, e.guardsEntered), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
-  ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report)
+  ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
+  decidedBy(ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report))
   // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
   const secondNext = indexesOf(view, 'wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')
   const bodies = count(view, 'body')
@@ -52,27 +59,48 @@ export function routedStages(view: CallView): void {
   }
   if (e.postRuns === true) ordered(view, 'post', e.post.slice(0, e.postEntered), c.post, report)
   if (e.postRuns === false && count(view, 'post') > 0) report(c.postBypassed, 'post-bypassed', 'post-execute ran for an outcome that bypasses it')
+  return deciderChanged
+}
+
+/**
+ * GRD-1 says any non-undefined return denies, not that the guards stop at the first denial: once a
+ * guard decided, the later guards may run too (in order, once each) — the denial still stands.
+ */
+function guardsExpected(view: CallView): number[] {
+  const { e } = view
+  const decided = e.guards.slice(0, e.guardsEntered)
+  if (e.clauseOf.guardDecider === undefined) return decided
+  const got = indexesOf(view, 'guard')
+  const runOn = got.length > decided.length && JSON.stringify(got) === JSON.stringify(e.guards.slice(0, got.length))
+  return runOn ? got : decided
 }
 
 /** The clauses of a hook kind's own rules: each hook once (PRE-8; GRD-1 for guards), only in scope (PRE-7; SCP-2). */
 const once = (stage: Stage) => (stage === 'guard' ? 'GRD-1' : 'PRE-8')
 const inScopeOnly = (stage: Stage) => (stage === 'guard' ? 'SCP-2' : 'PRE-7')
 
-/** Hooks of one kind: once each (PRE-8), only in scope (PRE-7, SCP-2), in registration order (`clause`). */
-function ordered(view: CallView, stage: Stage, expected: number[], clause: string, report: Report): void {
+/**
+ * Hooks of one kind: once each (PRE-8), only in scope (PRE-7, SCP-2), in registration order
+ * (`clause`). Returns the clause filed when other hooks than these ran (not for a hook run twice).
+ */
+function ordered(view: CallView, stage: Stage, expected: number[], clause: string, report: Report): string | undefined {
   const { e, scenario } = view
   const got = indexesOf(view, stage)
   const inScope = { pre: e.pre, guard: e.guards, wrapper: e.wrappers, post: e.post, observer: e.observers }[stage as 'pre'] ?? []
-  if (new Set(got).size !== got.length) return report(once(stage), 'hook-twice', `${stage} hooks entered ${show(got)}: one hook ran twice`)
+  if (new Set(got).size !== got.length) return void report(once(stage), 'hook-twice', `${stage} hooks entered ${show(got)}: one hook ran twice`)
   if (got.some((i) => !inScope.includes(i))) {
-    return report(inScopeOnly(stage), 'hook-out-of-scope', `${stage} hooks entered ${show(got)}, but only ${show(inScope)} apply to this caller`)
+    report(inScopeOnly(stage), 'hook-out-of-scope', `${stage} hooks entered ${show(got)}, but only ${show(inScope)} apply to this caller`)
+    return inScopeOnly(stage)
   }
-  if (JSON.stringify(got) === JSON.stringify(expected)) return
+  if (JSON.stringify(got) === JSON.stringify(expected)) return undefined
   const hooks = { pre: scenario.pre, guard: scenario.guards, wrapper: scenario.wrappers, post: scenario.post, observer: scenario.observers }[stage as 'pre'] as
     | { scope?: string }[]
     | undefined
-  const scopedMissing = expected.some((i) => !got.includes(i) && hooks?.[i]?.scope !== undefined)
-  report(scopedMissing ? inScopeOnly(stage) : clause, 'hook-order', `${stage} hooks entered ${show(got)}, expected ${show(expected)}`)
+  // A scoped hook that applies and was skipped over (a later one ran) is an order fault, not a scope one.
+  const scopedMissing = expected.some((i) => !got.includes(i) && hooks?.[i]?.scope !== undefined && !got.some((j) => j > i))
+  const filed = scopedMissing ? inScopeOnly(stage) : clause
+  report(filed, 'hook-order', `${stage} hooks entered ${show(got)}, expected ${show(expected)}`)
+  return filed
 }
 
 /** Approval requested exactly when an `ask` decided (APR-1), carrying the tool's name, the caller's signal and the reason, never the arguments. */

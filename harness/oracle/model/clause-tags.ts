@@ -41,10 +41,11 @@ function clausesOf(scenario: Scenario, e: Untagged): ExpectationClauses {
 function outcomeClauses(outcome: PredictedOutcome): OutcomeClauses {
   const clause = outcome.clause
   return {
-    meta: clause === 'EXE-4' || clause === 'PST-1' ? clause : 'OUT-2',
+    // Content and meta are filed under the stage that set them, whatever decided the outcome's kind.
+    meta: outcome.metaClause ?? 'OUT-2',
     contexts: clause === 'FIN-4' ? 'FIN-3' : 'CTX-1',
     contextsAfterFinalizer: 'FIN-3',
-    content: clause === 'PST-1' || clause === 'PST-2' ? clause : 'FIN-3',
+    content: outcome.contentClause ?? 'FIN-3',
     concludes: 'CTX-2',
     thrownText: 'OUT-3',
   }

@@ -82,7 +82,8 @@ export function successOf(tool: ToolSpec, value: ValueDesc, clause: string, cont
   if ((!renderShapeless && !projectionOk(render, true)) || (tool.meta && !projectionOk(tool.meta, false))) {
     return { isError: true, code: 'INVALID_TOOL_OUTPUT', clause: 'OUT-2', contexts }
   }
-  return { isError: false, clause, value: jsonOf(value), contexts, concludes, meta: metaOf(tool, jsonOf(value)) }
+  const metaClause = clause === 'OUT-1' ? 'OUT-2' : clause
+  return { isError: false, clause, value: jsonOf(value), contexts, concludes, meta: metaOf(tool, jsonOf(value)), metaClause }
 }
 
 /** The interpreter's presentationMeta: `{ size }` for json-text, the described value for returns. */

@@ -19,9 +19,9 @@ export function finalized(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome
   else if (fin?.kind === 'returns') {
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)
-    } else if (isContent(fin.value)) outcome = { ...outcome, content: jsonOf(fin.value), clause: outcome.clause }
+    } else if (isContent(fin.value)) outcome = { ...outcome, content: jsonOf(fin.value), contentClause: 'FIN-3' }
     else if (!isLosslessDesc(fin.value)) outcome = { isError: true, clause: 'META-1' }
-    else if (shapes.misshapen('finalize')) outcome = { ...outcome, content: jsonOf(fin.value) }
+    else if (shapes.misshapen('finalize')) outcome = { ...outcome, content: jsonOf(fin.value), contentClause: 'FIN-3' }
     else outcome = outOfShape(undefined)
   }
   e.outcome = outcome

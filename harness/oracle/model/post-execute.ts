@@ -45,7 +45,7 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
     const fed = given(feedback as ValueDesc | undefined)
     if (fed === 'malformed') return failed
     if (fed === 'misshapen' && !shapes.misshapen('post-content')) return outOfShape(before.contexts)
-    return alt({ isError: true, clause: 'PST-1', ...(contexts ? { contexts } : {}), content: jsonOf(feedback as ValueDesc) })
+    return alt({ isError: true, clause: 'PST-1', ...(contexts ? { contexts } : {}), content: jsonOf(feedback as ValueDesc), contentClause: 'PST-1' })
   }
   if (kind !== 'accept') return failed
   const hasValue = isPlainDesc(v) && 'value' in (v as object)
@@ -53,7 +53,7 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   if (hasValue && hasContent) return failed
   if (hasValue) {
     const alternatives = before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}
-    if (before.isError) return { isError: true, clause: 'PST-2', contexts: before.contexts, ...alternatives }
+    if (before.isError) return { isError: true, clause: 'PST-2', upstream: before.clause, contexts: before.contexts, ...alternatives }
     const newValue = (value === undefined ? { $: 'undefined' } : value) as ValueDesc
     const replaced = successOf(tool, newValue, 'PST-1', contexts ?? [], before.concludes ?? false, shapes)
     return alt(contexts ? replaced : withoutContexts(replaced))
@@ -62,7 +62,9 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
     const shape = given(content as ValueDesc)
     if (shape === 'malformed') return failed
     if (shape === 'misshapen' && !shapes.misshapen('post-content')) return outOfShape(before.contexts)
-    return alt(withoutContexts({ ...before, clause: before.isError ? 'PST-2' : 'PST-1', content: jsonOf(content as ValueDesc) }, contexts))
+    // Replacing content is PST-1's rule whatever the outcome; the body's meta stays the body's (OUT-2).
+    const replaced = { ...before, clause: before.isError ? 'PST-2' : 'PST-1', content: jsonOf(content as ValueDesc), contentClause: 'PST-1' }
+    return alt(withoutContexts(replaced, contexts))
   }
   return alt(withoutContexts({ ...before }, contexts))
 }

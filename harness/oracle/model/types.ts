@@ -119,19 +119,25 @@ export interface PredictedOutcome {
   concludes?: boolean
   /** The content the finalizer or post-execute put in place, when predictable. */
   content?: unknown
+  /** The clause of the stage that put `content` in place: PST-1 (post-execute), FIN-3 (the finalizer, the default). */
+  contentClause?: string
+  /** The clause that demands `meta`: OUT-2 (a body's value, the default), EXE-4 (a made-up one), PST-1 (a replaced one). */
+  metaClause?: string
+  /** PST-2 (a value replacement on a failure): the clause that decided the failure post-execute was handed. */
+  upstream?: string
   /** What presentationMeta gives for a success's value (OUT-2); absent when it has no meta. */
   meta?: { present: false } | { present: true; value: unknown }
 }
 
 /** The clause of each part of a predicted outcome; whether it is an error, its value and code are `clause`'s (and `codeClause`'s). */
 export interface OutcomeClauses {
-  /** The published `meta`: OUT-2, or the clause that made the success (EXE-4, PST-1). */
+  /** The published `meta`: the clause of the stage that made the success's value (OUT-2, EXE-4, PST-1). */
   meta: string
   /** The published additionalContexts: CTX-1, or FIN-3 when a finalizer's throw decided. */
   contexts: string
   /** Contexts the finalizer was handed intact and that were lost after it: the finalizer stage's (FIN-3). */
   contextsAfterFinalizer: string
-  /** The published content: FIN-3, or the post-execute clause that put it in place (PST-1, PST-2). */
+  /** The published content: the clause of the stage that put it in place (FIN-3, PST-1). */
   content: string
   /** Whether a success concludes the turn, and that an error never does (CTX-2). */
   concludes: string

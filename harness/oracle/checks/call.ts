@@ -15,6 +15,7 @@ import { executionIntact, frozenViews, oneToken } from './immutability.js'
 import { secondNextReran } from './one-verdict.js'
 import { publishedOutcome } from './outcome.js'
 import { publishedShape } from './outcome-shape.js'
+import { settleGuards } from './guard-runs.js'
 import { blameForGuards, routedStages } from './routing.js'
 
 export function callView(scenario: Scenario, trace: Trace, e: Expected, record: CallRecord, callId: string, out: Finding[], nestedSpec?: CallSpec): CallView {
@@ -33,7 +34,7 @@ export function judgeCall(
   nestedSpec?: CallSpec,
 ): void {
   const routed = callView(scenario, trace, predicted, record, callId, out, nestedSpec)
-  const view = { ...routed, e: blameForGuards(routed) }
+  const view = { ...routed, e: blameForGuards({ ...routed, e: settleGuards(routed) }) }
   executionMode(view)
   const result = settledResult(view)
   if (!result) return

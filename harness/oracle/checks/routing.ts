@@ -1,7 +1,7 @@
 /**
  * Routing: PRE-1, PRE-7, PRE-8, SCP-2, APR-1, APR-3, GRD-1, GRD-3, EXE-1, PST-1 — with no abort
  * before the body, the routing model fixes every stage: each kind of hook entered once each, only
- * in scope, in registration order, up to the one that decided; the approval requested exactly
+ * in scope, in registration order (guards: in the order guard-runs.ts settled), up to the one that decided; the approval requested exactly
  * when an `ask` decided, carrying what APR-1 allows; the body once when it runs; post-execute
  * only for the outcomes that reach it. A stage run past the point where the call should have
  * ended is filed under the clause that ended it (the expectation's tag: PRE-2, PRE-4, APR-2…).
@@ -64,7 +64,8 @@ export function routedStages(view: CallView): string[] {
 
 /**
  * GRD-1 says any non-undefined return denies, not that the guards stop at the first denial: once a
- * guard decided, the later guards may run too (in order, once each) — the denial still stands.
+ * guard decided, the later guards may run too (once each) — the denial still stands. `e.guards` is
+ * in the order the guards ran when that run conforms (guard-runs.ts), else in registration order.
  */
 function guardsExpected(view: CallView): number[] {
   const { e } = view

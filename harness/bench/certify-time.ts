@@ -4,7 +4,7 @@
  */
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 import { checkProperty } from '../runner/check-property.js'
-import { DEFAULT_RUNS } from '../runner/config.js'
+import { DEFAULT_RUNS } from '../runner/resolve-run.js'
 import { applicable } from '../runner/define-suite.js'
 import { SUITES } from '../../suites/index.js'
 import { spread, type Spread } from './stats.js'

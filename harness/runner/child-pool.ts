@@ -1,0 +1,165 @@
+/**
+ * The children that run the implementation for one certification run, and the clauses handed
+ * out to them: each child holds one clause at a time, a child that dies is replaced by a fresh
+ * one, and the verdicts come back in suite order whatever the parallelism. The run's time budget
+ * and the rule for families that keep blocking live here too.
+ */
+import { AdapterLoadError } from './load-adapter.js'
+import type { AdapterIdentity } from './child-messages.js'
+import type { CorpusCase } from './corpus.js'
+import { budgetVerdict, deathVerdict } from './death-verdicts.js'
+import type { ResolvedRun } from './resolve-run.js'
+import { runsFor } from './resolve-run.js'
+import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
+import type { PropertyInfo, Verdict } from './verdict.js'
+import type { Escape } from './watchdog-record.js'
+
+/** After a family's first blocked clause, its other clauses may stay silent only this long. */
+export const FAMILY_REPEAT_SILENCE_MS = 1_000
+
+export interface Preflight {
+  adapter: AdapterIdentity
+  properties: PropertyInfo[]
+  seamErrors: string[]
+}
+
+export interface RoundRequest {
+  seed: number
+  properties: readonly PropertyInfo[]
+  examples: (clause: string) => Promise<CorpusCase[]>
+  onVerdict?: (verdict: Verdict) => void
+}
+
+const familyOf = (clause: string) => clause.split('-')[0] ?? clause
+
+export class ChildPool {
+  private readonly slots: (SupervisedChild | undefined)[]
+  private readonly deadline: number
+  private readonly budgetTimer: NodeJS.Timeout
+  private expired = false
+  private readonly blockedFamilies = new Set<string>()
+  private adapterName = 'adapter'
+  private escapes: Escape[] = []
+
+  constructor(
+    private readonly run: ResolvedRun,
+    slots: number,
+  ) {
+    this.deadline = Date.now() + run.timeBudgetMs
+    this.slots = Array.from({ length: Math.max(1, slots) }, () => this.spawn())
+    this.budgetTimer = setTimeout(() => this.expire(), run.timeBudgetMs)
+    this.budgetTimer.unref()
+  }
+
+  get budgetLeft(): boolean {
+    return !this.expired && Date.now() < this.deadline
+  }
+
+  /** The first child loads the adapter and runs create()/dispose() once; any trouble is one line, exit 2. */
+  async preflight(): Promise<Preflight> {
+    const child = this.slots[0]!
+    const ready = await child.ready
+    if (isDeath(ready)) throw new AdapterLoadError(`loading the adapter: ${endText(ready)}`)
+    if (ready.type === 'load-error') throw new AdapterLoadError(ready.error)
+    if (ready.type !== 'ready') throw new AdapterLoadError(`the child sent ${ready.type} before ready`)
+    this.adapterName = ready.adapter.name
+    const limits = { silenceMs: this.run.caseTimeoutMs, deadlineMs: 3 * this.run.caseTimeoutMs }
+    const answer = await child.request({ type: 'preflight' }, limits)
+    const name = `adapter ${ready.adapter.name}`
+    if (isDeath(answer)) throw new AdapterLoadError(`${name}: create() and dispose() once (preflight): ${endText(answer)}`)
+    if (answer.type !== 'preflight') throw new AdapterLoadError(`${name}: the child answered the preflight with ${answer.type}`)
+    if (!answer.ok) throw new AdapterLoadError(answer.error)
+    return { adapter: ready.adapter, properties: ready.properties, seamErrors: answer.seamErrors }
+  }
+
+  /** Children beyond what the clauses need are stopped. */
+  async trim(needed: number): Promise<void> {
+    const extra = this.slots.splice(Math.max(1, needed))
+    await Promise.all(extra.map((c) => c?.stop()))
+  }
+
+  /** Checks every property of the round; one verdict each, in the order given. */
+  async round(request: RoundRequest): Promise<Verdict[]> {
+    const queue = [...request.properties]
+    const verdicts = new Map<string, Verdict>()
+    const judged = (verdict: Verdict) => {
+      verdicts.set(verdict.clause, verdict)
+      request.onVerdict?.(verdict)
+    }
+    const work = async (slot: number) => {
+      for (let property = queue.shift(); property; property = queue.shift()) {
+        if (!this.budgetLeft) return judged(budgetVerdict(property))
+        judged(await this.check(slot, property, request))
+      }
+    }
+    await Promise.all(this.slots.map((_, slot) => work(slot)))
+    for (const property of queue) judged(budgetVerdict(property))
+    return request.properties.map((p) => verdicts.get(p.id) ?? budgetVerdict(p))
+  }
+
+  /** The escapes children reported since the last call. */
+  takeEscapes(): Escape[] {
+    const taken = this.escapes
+    this.escapes = []
+    return taken
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.budgetTimer)
+    await Promise.all(this.slots.map((c) => c?.stop()))
+  }
+
+  private async check(slot: number, property: PropertyInfo, request: RoundRequest): Promise<Verdict> {
+    const child = await this.readyChild(slot)
+    if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
+    const examples = await request.examples(property.id)
+    const silenceMs = this.blockedFamilies.has(familyOf(property.id)) ? Math.min(this.run.caseTimeoutMs, FAMILY_REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, { silenceMs })
+    if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
+    if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
+    child.kill('blocked')
+    return { clause: property.id, level: property.level, profile: property.profile, title: property.title, status: 'error', error: `the child answered ${property.id} with ${answer.type}` }
+  }
+
+  private judgeDeath(property: PropertyInfo, death: ChildDeath, seed: number): Verdict {
+    if (death.ended.killed === 'budget') return budgetVerdict(property)
+    if (death.ended.killed === 'blocked') this.blockedFamilies.add(familyOf(property.id))
+    return deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+  }
+
+  /** The slot's child, started afresh when the last one died. */
+  private async readyChild(slot: number): Promise<SupervisedChild | ChildDeath> {
+    let child = this.slots[slot]
+    if (!child?.alive) this.slots[slot] = child = this.spawn()
+    const ready = await child.ready
+    if (isDeath(ready)) return ready
+    if (ready.type !== 'ready') {
+      child.kill('blocked')
+      return { ended: { exitCode: null, signal: null }, silentMs: 0 }
+    }
+    return child
+  }
+
+  private spawn(): SupervisedChild {
+    return new SupervisedChild({
+      target: this.run.target,
+      stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
+      maxOldSpaceMb: this.run.maxOldSpaceMb,
+      onEscape: (escape) => this.escapes.push(escape),
+    })
+  }
+
+  private expire(): void {
+    this.expired = true
+    for (const child of this.slots) child?.kill('budget')
+  }
+}
+
+function endText(death: ChildDeath): string {
+  const { ended } = death
+  const how = ended.outOfMemory ? 'ran out of memory' : ended.killed === 'blocked' ? `blocked its event loop for over ${Math.round(death.silentMs / 1000)} s and was killed`
+    : ended.killed === 'deadline' ? 'did not settle in time and was killed' : ended.killed === 'budget' ? 'was stopped by the time budget'
+      : ended.signal ? `was killed by ${ended.signal}` : `exited with code ${ended.exitCode}`
+  const stage = death.exit?.stage ?? death.where?.stage
+  return `the child process running the implementation ${how}${stage ? ` in stage ${stage}` : ''}${death.exit ? ` (${death.exit.detail})` : ''}`
+}

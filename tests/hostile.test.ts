@@ -15,7 +15,8 @@ import { jsonSafe } from '../harness/runner/json-safe.js'
 import { applyEscapes } from '../harness/runner/death-verdicts.js'
 
 const HOSTILE = 'fixtures/hostile'
-const fixtures = readdirSync(HOSTILE).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.startsWith('server-'))
+// server-*: tests/protocol-hostile.test.ts; child-*: tests/child-supervision.test.ts
+const fixtures = readdirSync(HOSTILE).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.startsWith('server-') && !f.startsWith('child-'))
 /** A run must end within this, whatever the implementation does (generous: CI machines can be loaded). */
 const BOUND_MS = 120_000
 

@@ -84,11 +84,15 @@ async function certifyRound(pool: ChildPool, run: ResolvedRun, seed: number, sel
 
 /**
  * What makes a run fail whatever the clause levels: a child that ended while holding a clause
- * the exit code would not count (an S clause without --strict), and clauses the budget left untested.
+ * the exit code would not count (an S clause without --strict) when no binding clause failed,
+ * and clauses the budget left untested.
  */
 function runErrors(verdicts: readonly Verdict[], strict: boolean): string[] {
   const errors: string[] = []
-  for (const v of verdicts) if (v.ended && v.status === 'failed' && v.level !== 'R' && !(strict && v.level === 'S')) errors.push(`${v.clause}: the child process ended while checking it`)
+  const binding = (v: Verdict) => v.level === 'R' || (strict && v.level === 'S')
+  if (!verdicts.some((v) => v.status === 'failed' && binding(v))) {
+    for (const v of verdicts) if (v.ended && v.status === 'failed') errors.push(`${v.clause}: the child process running the implementation ended while checking it`)
+  }
   const unjudged = verdicts.filter((v) => v.untested === BUDGET_REASON).length
   if (unjudged > 0) errors.push(`--time-budget ran out: ${unjudged} clause(s) untested (budget)`)
   return errors

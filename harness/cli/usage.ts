@@ -51,7 +51,8 @@ Options:
   --clauses A,B,...   The same, as one comma-separated list.
   --case-timeout <time>  How long the implementation may block the event loop (a synchronous
                       loop) before the supervisor kills its child process and fails the clause
-                      (default 5s; after one clause of a family blocked, its others get 1s).
+                      (default 5s). Once a clause blocked, the rest of its family (PRE, FIN, …) is
+                      judged from it, and every other clause gets 2s.
   --workers N         Child processes running the implementation in parallel (default: 2, or
                       fewer cores). The report is the same whatever N.
   --time-budget <time>  The whole run's budget (default 30m): clauses without a verdict when it

@@ -2,20 +2,23 @@
  * The children that run the implementation for one certification run, and the clauses handed
  * out to them: each child holds one clause at a time, a child that dies is replaced by a fresh
  * one, and the verdicts come back in suite order whatever the parallelism. The run's time budget
- * and the rule for families that keep blocking live here too.
+ * lives here too, and the rule for a misbehaviour that repeats: once a clause blocked the event
+ * loop, the rest of its family is judged from it without running, and every other clause may
+ * stay silent for only REPEAT_SILENCE_MS — a blocking implementation costs one full timeout,
+ * not one per clause.
  */
 import { AdapterLoadError } from './load-adapter.js'
 import type { AdapterIdentity } from './child-messages.js'
 import type { CorpusCase } from './corpus.js'
-import { budgetVerdict, deathVerdict } from './death-verdicts.js'
+import { budgetVerdict, deathVerdict, judgedFromFamily } from './death-verdicts.js'
 import type { ResolvedRun } from './resolve-run.js'
 import { runsFor } from './resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
 import type { PropertyInfo, Verdict } from './verdict.js'
 import type { Escape } from './watchdog-record.js'
 
-/** After a family's first blocked clause, its other clauses may stay silent only this long. */
-export const FAMILY_REPEAT_SILENCE_MS = 1_000
+/** Once a clause blocked the event loop, every later clause may stay silent only this long. */
+export const REPEAT_SILENCE_MS = 2_000
 
 export interface Preflight {
   adapter: AdapterIdentity
@@ -37,7 +40,8 @@ export class ChildPool {
   private readonly deadline: number
   private readonly budgetTimer: NodeJS.Timeout
   private expired = false
-  private readonly blockedFamilies = new Set<string>()
+  /** The first clause of each family that blocked the event loop: the family's later clauses are judged from it. */
+  private readonly blockedFamilies = new Map<string, Verdict>()
   private adapterName = 'adapter'
   private escapes: Escape[] = []
 
@@ -89,7 +93,8 @@ export class ChildPool {
     const work = async (slot: number) => {
       for (let property = queue.shift(); property; property = queue.shift()) {
         if (!this.budgetLeft) return judged(budgetVerdict(property))
-        judged(await this.check(slot, property, request))
+        const first = this.blockedFamilies.get(familyOf(property.id))
+        judged(first ? judgedFromFamily(property, first) : await this.check(slot, property, request))
       }
     }
     await Promise.all(this.slots.map((_, slot) => work(slot)))
@@ -113,7 +118,7 @@ export class ChildPool {
     const child = await this.readyChild(slot)
     if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
     const examples = await request.examples(property.id)
-    const silenceMs = this.blockedFamilies.has(familyOf(property.id)) ? Math.min(this.run.caseTimeoutMs, FAMILY_REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    const silenceMs = this.blockedFamilies.size > 0 ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
     const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, { silenceMs })
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
@@ -122,9 +127,12 @@ export class ChildPool {
   }
 
   private judgeDeath(property: PropertyInfo, death: ChildDeath, seed: number): Verdict {
+    // An exit a clause judged earlier left behind (a timer) fails that clause too.
+    if (death.exit?.at && death.exit.at.clause !== property.id) this.escapes.push(death.exit)
     if (death.ended.killed === 'budget') return budgetVerdict(property)
-    if (death.ended.killed === 'blocked') this.blockedFamilies.add(familyOf(property.id))
-    return deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    if (death.ended.killed === 'blocked' && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
+    return verdict
   }
 
   /** The slot's child, started afresh when the last one died. */
@@ -146,6 +154,7 @@ export class ChildPool {
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
+      onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),
     })
   }
 
@@ -153,6 +162,12 @@ export class ChildPool {
     this.expired = true
     for (const child of this.slots) child?.kill('budget')
   }
+}
+
+/** A child that ended between clauses: the exit record names the clause whose timer did it, if any. */
+function idleDeathEscape(death: ChildDeath): Escape {
+  if (death.exit) return death.exit
+  return { kind: 'child exit', detail: `the child process running the implementation ${endText(death).replace(/^the child process running the implementation /, '')} between clauses` }
 }
 
 function endText(death: ChildDeath): string {

@@ -48,6 +48,12 @@ export function blockedVerdict(property: PropertyInfo, death: ChildDeath, contex
   return { ...infoVerdict(property), status: 'failed', violations, ...(counterexample ? { counterexample } : {}), ...(stage ? { stage } : {}), ended: death.ended }
 }
 
+/** A clause not run because an earlier clause of its family blocked the event loop: failed, from that clause's verdict. */
+export function judgedFromFamily(property: PropertyInfo, first: Verdict): Verdict {
+  const detail = `not run: ${first.clause} of the same family blocked the event loop${first.stage ? ` in stage ${first.stage}` : ''}, and this clause is judged from it`
+  return { ...infoVerdict(property), status: 'failed', violations: [{ clause: property.id, detail }], ...(first.stage ? { stage: first.stage } : {}), ...(first.ended ? { ended: first.ended } : {}) }
+}
+
 export const BUDGET_REASON = 'untested (budget): the run\'s --time-budget ran out before this clause had a verdict'
 
 export const budgetVerdict = (property: PropertyInfo): Verdict => ({ ...infoVerdict(property), status: 'untested', untested: BUDGET_REASON })

@@ -40,6 +40,8 @@ export interface ChildSettings {
   stallReportMs: number
   maxOldSpaceMb: number
   onEscape: (escape: Escape) => void
+  /** The child ended while it held no request (and was not asked to stop). */
+  onIdleDeath: (death: ChildDeath) => void
   onStarted?: (clause: string) => void
 }
 
@@ -54,6 +56,7 @@ export class SupervisedChild {
   private stderrTail = ''
   private readonly watch: NodeJS.Timeout
   private death: ChildDeath | undefined
+  private stopping = false
   /** The first answer: `ready` or `load-error` (or the child's death before either). */
   readonly ready: Promise<Answer | ChildDeath>
   readonly exited: Promise<ChildDeath>
@@ -70,6 +73,7 @@ export class SupervisedChild {
       if (process.env.TOOLREG_CHILD_STDERR) process.stderr.write(chunk)
     })
     this.process.on('message', (message: FromChild) => this.heard(message))
+    this.process.on('error', () => this.process.kill('SIGKILL')) // a send to a child that just died: its exit tells the rest
     this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve(this.ended(code, signal))))
     this.ready = this.ask(undefined, { silenceMs: Infinity })
     this.watch = setInterval(() => this.check(), WATCH_MS)
@@ -93,6 +97,7 @@ export class SupervisedChild {
 
   /** Asks the child to exit cleanly (so coverage is written); kills it when it does not. */
   async stop(graceMs = 5_000): Promise<void> {
+    this.stopping = true
     if (this.alive) {
       try {
         this.process.send({ type: 'stop' } satisfies ToChild)
@@ -110,7 +115,7 @@ export class SupervisedChild {
     return new Promise((resolve) => {
       this.open = { resolve, limits, sentAt: Date.now() }
       this.lastHeard = Date.now()
-      if (message) this.process.send(message)
+      if (message) this.process.send(message, (error) => error && this.process.kill('SIGKILL'))
     })
   }
 
@@ -150,7 +155,8 @@ export class SupervisedChild {
       ...(blocked ? { blocked } : {}),
       ...(exit ? { exit } : {}),
     }
-    this.settle(this.death)
+    if (this.open) this.settle(this.death)
+    else if (!this.stopping && this.killedFor !== 'budget') this.settings.onIdleDeath(this.death)
     return this.death
   }
 }

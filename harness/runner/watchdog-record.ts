@@ -34,7 +34,7 @@ export interface BlockedRecord extends RunningCase {
 }
 
 export interface Escape {
-  kind: 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals'
+  kind: 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit'
   detail: string
   /** Where it belongs: the case that scheduled it, else the property running; none = the harness's. */
   at?: RunningCase

@@ -3,6 +3,7 @@
  * implementation, and hands the clauses to child processes that do (runner/child-pool.ts); from
  * their verdicts, and from how they ended, it builds the clause matrix and every report.
  */
+import { existsSync } from 'node:fs'
 import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
 import { mergeReports } from '../report/merge.js'
 import { COVERAGE_DIR, coverageGlobs, readCoverageSummary } from '../report/coverage.js'
@@ -16,6 +17,7 @@ import { ChildPool, type Preflight } from '../runner/child-pool.js'
 import type { CounterexampleFile } from '../runner/counterexample.js'
 import { loadCorpus } from '../runner/corpus.js'
 import { applyEscapes, BUDGET_REASON } from '../runner/death-verdicts.js'
+import { AdapterLoadError } from '../runner/load-adapter.js'
 import { persistVerdict } from '../runner/persist-verdict.js'
 import { InvalidRunOptions, resolveRun, selectProperties, type ResolvedRun, type RunOptions } from '../runner/resolve-run.js'
 import type { Shard } from '../runner/shard.js'
@@ -36,6 +38,8 @@ export async function certify(options: CertifyOptions): Promise<number> {
   } catch (error) {
     throw error instanceof InvalidRunOptions ? new UsageError(error.message) : error
   }
+  // The one check of the adapter this process makes: it never imports it.
+  if (options.adapter && !existsSync(options.adapter)) throw new AdapterLoadError(`adapter module not found: ${options.adapter}`)
   const baseline = run.baseline ? await readBaseline(run.baseline) : undefined
   const coverage = run.coverage ? await startRemoteCoverage() : undefined
   const pool = new ChildPool(run, Math.min(run.workers, run.clauses.length || run.workers))
@@ -46,6 +50,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
     preflight = await pool.preflight()
     const selected = selectProperties(run, preflight.properties, preflight.adapter)
     await pool.trim(selected.length)
+    pool.startBudget()
     const until = Date.now() + run.durationMs
     do {
       const seed = run.seed + rounds.length

@@ -55,8 +55,9 @@ Options:
                       judged from it, and every other clause gets 2s.
   --workers N         Child processes running the implementation in parallel (default: 2, or
                       fewer cores). The report is the same whatever N.
-  --time-budget <time>  The whole run's budget (default 30m): clauses without a verdict when it
-                      runs out are reported untested (budget), the report is written, exit 2.
+  --time-budget <time>  The clauses' budget (default 30m), from when the adapter has loaded: those
+                      without a verdict when it runs out are reported untested (budget), the
+                      report is still written, and the run exits 2.
   --max-heap MB       Heap cap of each child running the implementation (default 1024); a child
                       that outgrows it fails the clause it was on.
   --shard i/n         Run the i-th of n deterministic shares of the properties (merge with toolreg merge).

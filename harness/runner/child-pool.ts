@@ -37,8 +37,8 @@ const familyOf = (clause: string) => clause.split('-')[0] ?? clause
 
 export class ChildPool {
   private readonly slots: (SupervisedChild | undefined)[]
-  private readonly deadline: number
-  private readonly budgetTimer: NodeJS.Timeout
+  private deadline = Infinity
+  private budgetTimer: NodeJS.Timeout | undefined
   private expired = false
   /** The first clause of each family that blocked the event loop: the family's later clauses are judged from it. */
   private readonly blockedFamilies = new Map<string, Verdict>()
@@ -49,9 +49,13 @@ export class ChildPool {
     private readonly run: ResolvedRun,
     slots: number,
   ) {
-    this.deadline = Date.now() + run.timeBudgetMs
     this.slots = Array.from({ length: Math.max(1, slots) }, () => this.spawn())
-    this.budgetTimer = setTimeout(() => this.expire(), run.timeBudgetMs)
+  }
+
+  /** The time budget counts from here: the clauses', once the adapter is known to load. */
+  startBudget(): void {
+    this.deadline = Date.now() + this.run.timeBudgetMs
+    this.budgetTimer = setTimeout(() => this.expire(), this.run.timeBudgetMs)
     this.budgetTimer.unref()
   }
 

@@ -16,6 +16,7 @@ let lastBeat = -1
 let beatSeenAt = Date.now()
 let reported = false
 let lastWhere = ''
+const parent = process.ppid
 
 parentPort.on('message', (message) => {
   running = message
@@ -27,6 +28,8 @@ const stageNow = () => {
 }
 
 setInterval(() => {
+  // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself.
+  if (!kill && process.ppid !== parent) process.kill(process.pid, 'SIGKILL')
   const stage = stageNow()
   const where = JSON.stringify({ clause: running?.clause, title: running?.title, caseNumber: running?.caseNumber, ...(stage ? { stage } : {}) })
   if (stageFile && where !== lastWhere) {

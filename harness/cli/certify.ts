@@ -64,7 +64,8 @@ export async function certify(options: CertifyOptions): Promise<number> {
   }
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
   const measured = coverage ? await coverageOf(run, coverage) : undefined
-  const withCoverage = measured ? { ...built, ...('summary' in measured ? { coverage: measured.summary } : { errors: [...built.errors, measured.error] }) } : built
+  const covered = measured && ('summary' in measured ? { coverage: measured.summary } : { errors: [...built.errors, measured.error] })
+  const withCoverage = covered ? { ...built, ...covered } : built
   const report = baseline ? applyBaseline(withCoverage, baseline) : withCoverage
   console.log(formatMatrix(report))
   const scenarioClauses = new Set(preflight.properties.filter((p) => p.scenario).map((p) => p.id))
@@ -96,7 +97,8 @@ function runErrors(verdicts: readonly Verdict[], strict: boolean): string[] {
   const errors: string[] = []
   const binding = (v: Verdict) => v.level === 'R' || (strict && v.level === 'S')
   if (!verdicts.some((v) => v.status === 'failed' && binding(v))) {
-    for (const v of verdicts) if (v.ended && v.status === 'failed') errors.push(`${v.clause}: the child process running the implementation ended while checking it`)
+    const ended = verdicts.filter((v) => v.ended && v.status === 'failed')
+    for (const v of ended) errors.push(`${v.clause}: the child process running the implementation ended while checking it`)
   }
   const unjudged = verdicts.filter((v) => v.untested === BUDGET_REASON).length
   if (unjudged > 0) errors.push(`--time-budget ran out: ${unjudged} clause(s) untested (budget)`)
@@ -124,5 +126,6 @@ async function coverageOf(run: ResolvedRun, raw: Awaited<ReturnType<typeof start
   await finishRemoteCoverage(raw, include)
   const summary = await readCoverageSummary(COVERAGE_DIR, include)
   if (summary) return { summary }
-  return { error: run.target.command ? '--coverage: the server recorded no coverage (only a server running on Node writes it)' : '--coverage: the children recorded no coverage' }
+  const who = run.target.command ? 'the server recorded no coverage (only a server running on Node writes it)' : 'the children recorded no coverage'
+  return { error: `--coverage: ${who}` }
 }

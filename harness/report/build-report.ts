@@ -87,7 +87,8 @@ export function buildReport(input: ReportInput): CertifyReport {
     const broken = results.find((r) => r.status === 'error')
     if (broken) {
       errors.push(`${clause.id}: ${broken.error ?? 'error'}`)
-      return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? 'error'}`, ...(broken.stage ? { stage: broken.stage } : {}) }
+      const stage = broken.stage ? { stage: broken.stage } : {}
+      return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? 'error'}`, ...stage }
     }
     const untested = results.find((r) => r.status === 'untested')
     if (untested) return { ...base, status: 'untested', reason: untested.untested ?? 'no verdict' }

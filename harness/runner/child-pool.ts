@@ -14,7 +14,7 @@ import { budgetVerdict, deathVerdict, judgedFromFamily } from './death-verdicts.
 import type { ResolvedRun } from './resolve-run.js'
 import { runsFor } from './resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
-import type { PropertyInfo, Verdict } from './verdict.js'
+import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
 import type { Escape } from './watchdog-record.js'
 
 /** Once a clause blocked the event loop, every later clause may stay silent only this long. */
@@ -127,7 +127,7 @@ export class ChildPool {
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
     child.kill('blocked')
-    return { clause: property.id, level: property.level, profile: property.profile, title: property.title, status: 'error', error: `the child answered ${property.id} with ${answer.type}` }
+    return { ...infoVerdict(property), status: 'error', error: `the child answered ${property.id} with ${answer.type}` }
   }
 
   private judgeDeath(property: PropertyInfo, death: ChildDeath, seed: number): Verdict {
@@ -171,14 +171,19 @@ export class ChildPool {
 /** A child that ended between clauses: the exit record names the clause whose timer did it, if any. */
 function idleDeathEscape(death: ChildDeath): Escape {
   if (death.exit) return death.exit
-  return { kind: 'child exit', detail: `the child process running the implementation ${endText(death).replace(/^the child process running the implementation /, '')} between clauses` }
+  return { kind: 'child exit', detail: `${endText(death)} between clauses` }
+}
+
+function howItEnded(death: ChildDeath): string {
+  const { ended } = death
+  if (ended.outOfMemory) return 'ran out of memory'
+  if (ended.killed === 'blocked') return `blocked its event loop for over ${Math.round(death.silentMs / 1000)} s and was killed`
+  if (ended.killed === 'deadline') return 'did not settle in time and was killed'
+  if (ended.killed === 'budget') return 'was stopped by the time budget'
+  return ended.signal ? `was killed by ${ended.signal}` : `exited with code ${ended.exitCode}`
 }
 
 function endText(death: ChildDeath): string {
-  const { ended } = death
-  const how = ended.outOfMemory ? 'ran out of memory' : ended.killed === 'blocked' ? `blocked its event loop for over ${Math.round(death.silentMs / 1000)} s and was killed`
-    : ended.killed === 'deadline' ? 'did not settle in time and was killed' : ended.killed === 'budget' ? 'was stopped by the time budget'
-      : ended.signal ? `was killed by ${ended.signal}` : `exited with code ${ended.exitCode}`
   const stage = death.exit?.stage ?? death.where?.stage
-  return `the child process running the implementation ${how}${stage ? ` in stage ${stage}` : ''}${death.exit ? ` (${death.exit.detail})` : ''}`
+  return `the child process running the implementation ${howItEnded(death)}${stage ? ` in stage ${stage}` : ''}${death.exit ? ` (${death.exit.detail})` : ''}`
 }

@@ -14,7 +14,7 @@ import { jsonSafe } from './json-safe.js'
 import { judgeClause, propertyInfo } from './judge-clause.js'
 import { loadAdapter } from './load-adapter.js'
 import { describeThrown } from './safe-read.js'
-import type { Verdict } from './verdict.js'
+import { infoVerdict, type Verdict } from './verdict.js'
 import { Supervisor } from './watchdog-supervisor.js'
 
 const init = JSON.parse(process.argv[2] ?? '{}') as ChildInit
@@ -80,8 +80,7 @@ async function check(adapter: ConformanceAdapter, request: Extract<ToChild, { ty
   try {
     return await judgeClause(property, adapter, { runs: request.runs, seed: request.seed, examples: request.examples, supervisor })
   } catch (error) {
-    const info = propertyInfo(property)
-    return { clause: info.id, level: info.level, profile: info.profile, title: info.title, status: 'error', error: `harness error while checking ${info.id}: ${describeThrown(error)}` }
+    return { ...infoVerdict(propertyInfo(property)), status: 'error', error: `harness error while checking ${property.id}: ${describeThrown(error)}` }
   }
 }
 

@@ -26,10 +26,11 @@ export function deathVerdict(property: PropertyInfo, death: ChildDeath, context:
       : death.ended.signal
         ? `was killed by ${death.ended.signal}`
         : `exited with code ${death.ended.exitCode}`
-  const detail = `${exit ? `${exit.detail}; ` : ''}the child process running the implementation ${how} ${stage ? `in stage ${stage}` : 'before any stage'} while checking this clause; the remaining clauses ran in a fresh child`
+  const where = stage ? `in stage ${stage}` : 'before any stage'
+  const detail = `${exit ? `${exit.detail}; ` : ''}the child process running the implementation ${how} ${where} while checking this clause;`
+    + ' the remaining clauses ran in a fresh child'
   const violations: Violation[] = [{ clause: property.id, detail }]
-  const counterexample = exit?.at ? counterexampleOf(exit.at, context.adapter, context.seed, violations) : undefined
-  return { ...infoVerdict(property), status: 'failed', violations, ...(counterexample ? { counterexample } : {}), ...(stage ? { stage } : {}), ended: death.ended }
+  return failedBy(property, violations, exit?.at ? counterexampleOf(exit.at, context.adapter, context.seed, violations) : undefined, stage, death)
 }
 
 /**
@@ -42,16 +43,25 @@ export function blockedVerdict(property: PropertyInfo, death: ChildDeath, contex
   const caseNumber = record?.caseNumber ?? death.where?.caseNumber
   const where = stage ? `in stage ${stage}` : property.scenario ? 'before any stage' : 'in its check (a property that records no stages)'
   const seconds = Math.round(death.silentMs / 100) / 10
-  const detail = `event loop blocked for over ${seconds} s ${where}${caseNumber ? ` (case ${caseNumber})` : ''}: a synchronous loop or long synchronous work in the implementation; the child was killed and the remaining clauses ran in a fresh one`
+  const detail = `event loop blocked for over ${seconds} s ${where}${caseNumber ? ` (case ${caseNumber})` : ''}: a synchronous loop or long`
+    + ' synchronous work in the implementation; the child was killed and the remaining clauses ran in a fresh one'
   const violations: Violation[] = [{ clause: property.id, detail }]
   const counterexample = record ? counterexampleOf(record, context.adapter, context.seed, violations) : undefined
-  return { ...infoVerdict(property), status: 'failed', violations, ...(counterexample ? { counterexample } : {}), ...(stage ? { stage } : {}), ended: death.ended }
+  return failedBy(property, violations, counterexample, stage, death)
+}
+
+function failedBy(property: PropertyInfo, violations: Violation[], found: Verdict['counterexample'], stage: string | undefined, death: ChildDeath): Verdict {
+  const where = stage ? { stage } : {}
+  return { ...infoVerdict(property), status: 'failed', violations, ...(found ? { counterexample: found } : {}), ...where, ended: death.ended }
 }
 
 /** A clause not run because an earlier clause of its family blocked the event loop: failed, from that clause's verdict. */
 export function judgedFromFamily(property: PropertyInfo, first: Verdict): Verdict {
-  const detail = `not run: ${first.clause} of the same family blocked the event loop${first.stage ? ` in stage ${first.stage}` : ''}, and this clause is judged from it`
-  return { ...infoVerdict(property), status: 'failed', violations: [{ clause: property.id, detail }], ...(first.stage ? { stage: first.stage } : {}), ...(first.ended ? { ended: first.ended } : {}) }
+  const where = first.stage ? ` in stage ${first.stage}` : ''
+  const detail = `not run: ${first.clause} of the same family blocked the event loop${where}, and this clause is judged from it`
+  const violations = [{ clause: property.id, detail }]
+  const ended = first.ended ? { ended: first.ended } : {}
+  return { ...infoVerdict(property), status: 'failed', violations, ...(first.stage ? { stage: first.stage } : {}), ...ended }
 }
 
 export const BUDGET_REASON = 'untested (budget): the run\'s --time-budget ran out before this clause had a verdict'
@@ -74,7 +84,8 @@ export function applyEscapes(verdicts: readonly Verdict[], escapes: readonly Esc
     }
     if (verdict.status === 'failed' || verdict.status === 'untested') continue
     const { error: _replaced, ...rest } = verdict
-    out[index] = { ...rest, status: 'failed', violations: [{ clause: verdict.clause, detail: escape.detail }], ...(escape.stage ? { stage: escape.stage } : {}) }
+    const violations = [{ clause: verdict.clause, detail: escape.detail }]
+    out[index] = { ...rest, status: 'failed', violations, ...(escape.stage ? { stage: escape.stage } : {}) }
   }
   return { verdicts: out, errors }
 }

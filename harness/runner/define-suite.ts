@@ -64,7 +64,8 @@ export function defineConformanceSuite(adapter: ConformanceAdapter, options: Sui
 function failureText(verdict: Verdict): string {
   const ce = verdict.counterexample
   const lines = [verdict.title, `  violated: ${(verdict.violations ?? []).map((v) => `${v.clause}: ${v.detail}`).join('; ')}`]
-  if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${verdict.numRuns !== undefined ? `, found after ${verdict.numRuns} case(s)` : ''}`, `  shrunk case: ${JSON.stringify(ce.case)}`)
+  const found = verdict.numRuns !== undefined ? `, found after ${verdict.numRuns} case(s)` : ''
+  if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${found}`, `  shrunk case: ${JSON.stringify(ce.case)}`)
   if (verdict.counterexampleFile) lines.push(`  replay: npx toolreg replay ${verdict.counterexampleFile}`)
   return lines.join('\n')
 }

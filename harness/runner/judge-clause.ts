@@ -55,7 +55,9 @@ export async function judgeClause(property: ConformanceProperty, adapter: Confor
 /** A replayable file for the case something happened in, when the case was kept. */
 export function counterexampleOf(at: RunningCase, adapter: string, seed: number, violations: Violation[]): Verdict['counterexample'] {
   if (at.case === undefined) return undefined
-  return { toolreg: 'counterexample', version: 1, clause: at.clause, property: at.title, adapter, seed, path: at.path ?? '', case: JSON.parse(at.case) as unknown, schedule: [], violations }
+  const testCase = JSON.parse(at.case) as unknown
+  const path = at.path ?? ''
+  return { toolreg: 'counterexample', version: 1, clause: at.clause, property: at.title, adapter, seed, path, case: testCase, schedule: [], violations }
 }
 
 /** A property whose cases passed, failed after all by escapes (a late timer, changed globals). */

@@ -113,9 +113,8 @@ type AdapterShape = Pick<ConformanceAdapter, 'profiles' | 'seams'>
 /** The properties this run checks, in suite order: profile, seams, --clause and --shard. */
 export function selectProperties<P extends Selectable>(run: Pick<ResolvedRun, 'clauses' | 'shard'>, properties: readonly P[], adapter: AdapterShape): P[] {
   const profiles = new Set<string>(['core', ...adapter.profiles])
-  return properties.filter(
-    (p, i) => inShard(run.shard, i) && profiles.has(p.profile) && missingSeam(p.id, adapter) === undefined && (run.clauses.length === 0 || run.clauses.includes(p.id)),
-  )
+  const asked = (id: string) => run.clauses.length === 0 || run.clauses.includes(id)
+  return properties.filter((p, i) => inShard(run.shard, i) && profiles.has(p.profile) && missingSeam(p.id, adapter) === undefined && asked(p.id))
 }
 
 /** The cases a property runs: the run's depth, capped by the property's own limit. */

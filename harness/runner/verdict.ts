@@ -59,6 +59,11 @@ export interface PropertyInfo {
   maxRuns?: number
 }
 
-export const infoVerdict = (p: PropertyInfo): Pick<Verdict, 'clause' | 'level' | 'profile' | 'title'> => ({ clause: p.id, level: p.level, profile: p.profile, title: p.title })
+export const infoVerdict = (p: PropertyInfo): Pick<Verdict, 'clause' | 'level' | 'profile' | 'title'> => ({
+  clause: p.id,
+  level: p.level,
+  profile: p.profile,
+  title: p.title,
+})
 
 export const plainViolation = (v: { clause: string; detail: string }): PlainViolation => ({ clause: v.clause, detail: v.detail })

@@ -25,7 +25,14 @@ export class Watchdog {
     this.stageBytes = new Uint8Array(shared, 8)
     this.files = watchdogFiles(config.dir)
     this.thread = new Worker(new URL('./watchdog-thread.mjs', import.meta.url), {
-      workerData: { shared, blockedFile: this.files.blocked, stageFile: this.files.stage, blockedAfterMs: config.blockedAfterMs, tickMs: TICK_MS, kill: config.kill === true },
+      workerData: {
+        shared,
+        blockedFile: this.files.blocked,
+        stageFile: this.files.stage,
+        blockedAfterMs: config.blockedAfterMs,
+        tickMs: TICK_MS,
+        kill: config.kill === true,
+      },
     })
     this.thread.unref()
     this.heartbeat = setInterval(() => Atomics.add(this.header, 0, 1), TICK_MS)

@@ -59,6 +59,13 @@ describe.concurrent('a child that ends or stalls is that clause\'s failure, neve
     expect(run.clause('CODE-3')?.status).toBe('passed')
   }, BOUND_MS)
 
+  test('create() that never settles inside a scenario: the case deadline kills the child, the clause failed, the family judged from it', async () => {
+    const run = await certify([...hostile('child-create-never-settles'), '--workers', '1', '--clause', 'PRE-1', '--clause', 'PRE-2', '--case-timeout', '1s'])
+    expect(run.exitCode).toBe(1)
+    for (const id of ['PRE-1', 'PRE-2']) expect(run.clause(id)?.status).toBe('failed')
+    expect(run.clause('PRE-1')?.ended).toMatchObject({ killed: 'deadline' })
+  }, BOUND_MS)
+
   test('a heap that outgrows the cap: the clause failed, the child named out of memory', async () => {
     const run = await certify([...hostile('child-heap-grows'), '--max-heap', '64', '--clause', 'PRE-1'])
     expect(run.exitCode).toBe(1)

@@ -44,7 +44,8 @@ export type FromChild =
   | { type: 'verdict'; verdict: Verdict }
   /** An escape as it happened; one outside any property is a harness error of the run. */
   | { type: 'escape'; escape: Escape }
-  | { type: 'beat' }
+  /** The event loop is alive; `cases`: how many cases this process has started. */
+  | { type: 'beat'; cases: number }
 
 /** How often the child's event loop says it is alive. */
 export const HEARTBEAT_MS = 100

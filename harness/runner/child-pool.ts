@@ -17,8 +17,14 @@ import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js
 import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
 import type { Escape } from './watchdog-record.js'
 
-/** Once a clause blocked the event loop, every later clause may stay silent only this long. */
+/** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
 export const REPEAT_SILENCE_MS = 2_000
+/**
+ * One case may take this many silences (30 s by default) before its child is killed: a promise
+ * that never settles where the harness has no time budget of its own (create(), say). The
+ * reference's longest case took 0.7 s on a loaded 2-core machine.
+ */
+export const CASE_DEADLINE_FACTOR = 6
 
 export interface Preflight {
   adapter: AdapterIdentity
@@ -123,7 +129,8 @@ export class ChildPool {
     if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
     const examples = await request.examples(property.id)
     const silenceMs = this.blockedFamilies.size > 0 ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
-    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, { silenceMs })
+    const limits = { silenceMs, caseDeadlineMs: CASE_DEADLINE_FACTOR * silenceMs }
+    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
     child.kill('blocked')
@@ -135,7 +142,8 @@ export class ChildPool {
     if (death.exit?.at && death.exit.at.clause !== property.id) this.escapes.push(death.exit)
     if (death.ended.killed === 'budget') return budgetVerdict(property)
     const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
-    if (death.ended.killed === 'blocked' && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
+    const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
+    if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
     return verdict
   }
 

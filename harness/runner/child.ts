@@ -28,8 +28,8 @@ function send(message: FromChild): void {
   }
 }
 
-setInterval(() => send({ type: 'beat' }), HEARTBEAT_MS).unref()
 const supervisor = new Supervisor({ dir: init.stateDir, blockedAfterMs: init.stallReportMs }, (escape) => send({ type: 'escape', escape }))
+setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
 process.on('disconnect', () => void supervisor.exitCleanly(0))
 
 async function open(): Promise<ConformanceAdapter | undefined> {

@@ -22,7 +22,7 @@ export function deathVerdict(property: PropertyInfo, death: ChildDeath, context:
   const how = death.ended.outOfMemory
     ? `ran out of memory (heap capped at ${context.maxOldSpaceMb} MB)`
     : death.ended.killed === 'deadline'
-      ? 'did not finish in time and was killed'
+      ? `was killed on a case that had not settled after ${Math.round((death.caseMs ?? 0) / 1000)} s`
       : death.ended.signal
         ? `was killed by ${death.ended.signal}`
         : `exited with code ${death.ended.exitCode}`
@@ -55,10 +55,11 @@ function failedBy(property: PropertyInfo, violations: Violation[], found: Verdic
   return { ...infoVerdict(property), status: 'failed', violations, ...(found ? { counterexample: found } : {}), ...where, ended: death.ended }
 }
 
-/** A clause not run because an earlier clause of its family blocked the event loop: failed, from that clause's verdict. */
+/** A clause not run because an earlier clause of its family blocked the event loop or hung a case: failed, from that clause's verdict. */
 export function judgedFromFamily(property: PropertyInfo, first: Verdict): Verdict {
   const where = first.stage ? ` in stage ${first.stage}` : ''
-  const detail = `not run: ${first.clause} of the same family blocked the event loop${where}, and this clause is judged from it`
+  const what = first.ended?.killed === 'deadline' ? 'hung a case' : 'blocked the event loop'
+  const detail = `not run: ${first.clause} of the same family ${what}${where}, and this clause is judged from it`
   const violations = [{ clause: property.id, detail }]
   const ended = first.ended ? { ended: first.ended } : {}
   return { ...infoVerdict(property), status: 'failed', violations, ...(first.stage ? { stage: first.stage } : {}), ...ended }

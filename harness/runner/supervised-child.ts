@@ -23,6 +23,8 @@ export interface ChildDeath {
   ended: ChildEnd
   /** How long the child had been silent when it ended. */
   silentMs: number
+  /** How long its last case had been running. */
+  caseMs?: number
   where?: WhereRecord
   blocked?: BlockedRecord
   exit?: ExitRecord
@@ -33,6 +35,8 @@ export interface RequestLimits {
   silenceMs: number
   /** The whole request may take this long (for work that may hang asynchronously). */
   deadlineMs?: number
+  /** One case may take this long (a promise of the implementation that never settles). */
+  caseDeadlineMs?: number
 }
 
 export interface ChildSettings {
@@ -51,6 +55,8 @@ export class SupervisedChild {
   private readonly process: ChildProcess
   private readonly stateDir = mkdtempSync(join(tmpdir(), 'toolreg-child-'))
   private lastHeard = Date.now()
+  private cases = 0
+  private caseSince = Date.now()
   private open: { resolve: (answer: Answer | ChildDeath) => void; limits: RequestLimits; sentAt: number } | undefined
   private killedFor: ChildEnd['killed'] | undefined
   private stderrTail = ''
@@ -114,14 +120,17 @@ export class SupervisedChild {
     if (this.death) return Promise.resolve(this.death)
     return new Promise((resolve) => {
       this.open = { resolve, limits, sentAt: Date.now() }
-      this.lastHeard = Date.now()
+      this.lastHeard = this.caseSince = Date.now()
       if (message) this.process.send(message, (error) => error && this.process.kill('SIGKILL'))
     })
   }
 
   private heard(message: FromChild): void {
     this.lastHeard = Date.now()
-    if (message.type === 'beat') return
+    if (message.type === 'beat') {
+      if (message.cases !== this.cases) [this.cases, this.caseSince] = [message.cases, this.lastHeard]
+      return
+    }
     if (message.type === 'escape') return this.settings.onEscape(message.escape)
     if (message.type === 'started') return this.settings.onStarted?.(message.clause)
     this.settle(message)
@@ -139,6 +148,7 @@ export class SupervisedChild {
     const now = Date.now()
     if (now - this.lastHeard > open.limits.silenceMs) this.kill('blocked')
     else if (open.limits.deadlineMs !== undefined && now - open.sentAt > open.limits.deadlineMs) this.kill('deadline')
+    else if (open.limits.caseDeadlineMs !== undefined && now - this.caseSince > open.limits.caseDeadlineMs) this.kill('deadline')
   }
 
   private ended(exitCode: number | null, signal: NodeJS.Signals | null): ChildDeath {
@@ -151,6 +161,7 @@ export class SupervisedChild {
     this.death = {
       ended: { exitCode, signal, ...(this.killedFor ? { killed: this.killedFor } : {}), ...(outOfMemory ? { outOfMemory: true as const } : {}) },
       silentMs: Date.now() - this.lastHeard,
+      caseMs: Date.now() - this.caseSince,
       ...(where ? { where } : {}),
       ...(blocked ? { blocked } : {}),
       ...(exit ? { exit } : {}),

@@ -23,6 +23,8 @@ export class Supervisor {
   private stage = ''
   private property: RunningCase | undefined
   private cases = 0
+  /** Cases started in this process, all properties together: the heartbeat carries it, so the supervisor sees a case that never ends. */
+  casesStarted = 0
   /** Escapes already reported as violations of a case. */
   private readonly reported = new Set<Escape>()
 
@@ -55,6 +57,7 @@ export class Supervisor {
     if (!property) return run()
     const text = jsonOf(testCase)
     const running: RunningCase = { ...property, caseNumber: ++this.cases, ...(text ? { case: text } : {}) }
+    this.casesStarted++
     this.stage = ''
     this.watchdog.caseStarted(running)
     let outcome: CaseOutcome = { violations: [] }

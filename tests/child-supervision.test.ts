@@ -74,6 +74,13 @@ describe.concurrent('a child that ends or stalls is that clause\'s failure, neve
   }, BOUND_MS)
 })
 
+test('an adapter module that hooks vitest to rewrite verdicts cannot reach them: its fault still fails MODE-2', async () => {
+  const run = await certify([...hostile('child-forges-vitest-verdicts'), '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '30'])
+  expect(run.exitCode).toBe(1)
+  expect(run.clause('MODE-2')?.status).toBe('failed')
+  expect(run.clause('PRE-1')?.status).toBe('passed')
+}, BOUND_MS)
+
 describe.concurrent('the preflight (create() and dispose() once) runs in a child too', () => {
   test.each(['child-dispose-never-settles', 'child-exit-in-preflight'])('%s: exit 2 with one line, bounded', async (name) => {
     const run = await certify([...hostile(name), '--case-timeout', '1s'])

@@ -81,8 +81,8 @@ test('an adapter module that hooks vitest to rewrite verdicts cannot reach them:
   expect(run.clause('PRE-1')?.status).toBe('passed')
 }, BOUND_MS)
 
-describe.concurrent('the preflight (create() and dispose() once) runs in a child too', () => {
-  test.each(['child-dispose-never-settles', 'child-exit-in-preflight'])('%s: exit 2 with one line, bounded', async (name) => {
+describe.concurrent('loading the adapter and the preflight (create() and dispose() once) run in a child too', () => {
+  test.each(['child-dispose-never-settles', 'child-exit-in-preflight', 'child-loop-at-load'])('%s: exit 2 with one line, bounded', async (name) => {
     const run = await certify([...hostile(name), '--case-timeout', '1s'])
     expect(run.exitCode).toBe(2)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)

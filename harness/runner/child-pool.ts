@@ -164,6 +164,7 @@ export class ChildPool {
     return new SupervisedChild({
       target: this.run.target,
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
+      loadSilenceMs: this.run.caseTimeoutMs,
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
       onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),

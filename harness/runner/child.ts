@@ -33,6 +33,9 @@ setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTB
 process.on('disconnect', () => void supervisor.exitCleanly(0))
 
 async function open(): Promise<ConformanceAdapter | undefined> {
+  // The first heartbeat goes out before the adapter's own code runs: from here on, silence means a blocked loop.
+  send({ type: 'beat', cases: 0 })
+  await new Promise((resolve) => setImmediate(resolve))
   supervisor.propertyStarted({ id: 'adapter', title: 'loading the adapter' })
   try {
     const { command, validateProtocol, adapterPath } = init.target

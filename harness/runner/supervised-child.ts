@@ -15,6 +15,8 @@ import { readBlocked, readExit, readWhere, type BlockedRecord, type Escape, type
 
 const ENTRY = new URL('./child.mjs', import.meta.url)
 const WATCH_MS = 50
+/** Before its first heartbeat a child is still loading the harness: it may be silent this long. */
+const FIRST_BEAT_MS = 60_000
 /** V8's last words when the heap cap is reached. */
 const OUT_OF_MEMORY = /heap out of memory|Allocation failed - JavaScript heap|Reached heap limit/
 const STDERR_TAIL = 8192
@@ -42,6 +44,8 @@ export interface RequestLimits {
 export interface ChildSettings {
   target: ChildInit['target']
   stallReportMs: number
+  /** How long loading the adapter may stay silent (a loop at a module's top level). */
+  loadSilenceMs: number
   maxOldSpaceMb: number
   onEscape: (escape: Escape) => void
   /** The child ended while it held no request (and was not asked to stop). */
@@ -57,6 +61,7 @@ export class SupervisedChild {
   private lastHeard = Date.now()
   private cases = 0
   private caseSince = Date.now()
+  private beating = false
   private open: { resolve: (answer: Answer | ChildDeath) => void; limits: RequestLimits; sentAt: number } | undefined
   private killedFor: ChildEnd['killed'] | undefined
   private stderrTail = ''
@@ -81,7 +86,7 @@ export class SupervisedChild {
     this.process.on('message', (message: FromChild) => this.heard(message))
     this.process.on('error', () => this.process.kill('SIGKILL')) // a send to a child that just died: its exit tells the rest
     this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve(this.ended(code, signal))))
-    this.ready = this.ask(undefined, { silenceMs: Infinity })
+    this.ready = this.ask(undefined, { silenceMs: settings.loadSilenceMs })
     this.watch = setInterval(() => this.check(), WATCH_MS)
     this.watch.unref()
   }
@@ -128,6 +133,7 @@ export class SupervisedChild {
   private heard(message: FromChild): void {
     this.lastHeard = Date.now()
     if (message.type === 'beat') {
+      this.beating = true
       if (message.cases !== this.cases) [this.cases, this.caseSince] = [message.cases, this.lastHeard]
       return
     }
@@ -146,7 +152,7 @@ export class SupervisedChild {
     const open = this.open
     if (!open || !this.alive) return
     const now = Date.now()
-    if (now - this.lastHeard > open.limits.silenceMs) this.kill('blocked')
+    if (now - this.lastHeard > (this.beating ? open.limits.silenceMs : Math.max(open.limits.silenceMs, FIRST_BEAT_MS))) this.kill('blocked')
     else if (open.limits.deadlineMs !== undefined && now - open.sentAt > open.limits.deadlineMs) this.kill('deadline')
     else if (open.limits.caseDeadlineMs !== undefined && now - this.caseSince > open.limits.caseDeadlineMs) this.kill('deadline')
   }

@@ -25,6 +25,11 @@ export const REPEAT_SILENCE_MS = 2_000
  * reference's longest case took 0.7 s on a loaded 2-core machine.
  */
 export const CASE_DEADLINE_FACTOR = 6
+/**
+ * With --command the child waits for the server's handshake synchronously (harness/protocol/,
+ * 20 s by default): loading may stay silent that long, and a margin.
+ */
+const HANDSHAKE_SILENCE_MS = 25_000
 
 export interface Preflight {
   adapter: AdapterIdentity
@@ -164,7 +169,7 @@ export class ChildPool {
     return new SupervisedChild({
       target: this.run.target,
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
-      loadSilenceMs: this.run.caseTimeoutMs,
+      loadSilenceMs: this.run.target.command ? Math.max(this.run.caseTimeoutMs, HANDSHAKE_SILENCE_MS) : this.run.caseTimeoutMs,
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
       onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),

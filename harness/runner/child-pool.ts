@@ -53,6 +53,8 @@ export class ChildPool {
   private expired = false
   /** The first clause of each family that blocked the event loop: the family's later clauses are judged from it. */
   private readonly blockedFamilies = new Map<string, Verdict>()
+  /** Some clause of this run blocked or hung: later clauses get the short silence, in every round. */
+  private stuckOnce = false
   private adapterName = 'adapter'
   private escapes: Escape[] = []
 
@@ -99,6 +101,7 @@ export class ChildPool {
 
   /** Checks every property of the round; one verdict each, in the order given. */
   async round(request: RoundRequest): Promise<Verdict[]> {
+    this.blockedFamilies.clear() // each round (seed) judges its own families
     const queue = [...request.properties]
     const verdicts = new Map<string, Verdict>()
     const judged = (verdict: Verdict) => {
@@ -133,7 +136,7 @@ export class ChildPool {
     const child = await this.readyChild(slot)
     if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
     const examples = await request.examples(property.id)
-    const silenceMs = this.blockedFamilies.size > 0 ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    const silenceMs = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
     const limits = { silenceMs, caseDeadlineMs: CASE_DEADLINE_FACTOR * silenceMs }
     const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
@@ -149,6 +152,7 @@ export class ChildPool {
     const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
     const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
     if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
+    this.stuckOnce ||= stuck
     return verdict
   }
 

@@ -78,9 +78,10 @@ describe('certify and replay explain a failure the same way', () => {
     expect(verdict.status).toBe('failed')
     if (verdict.status !== 'failed') return
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-explain-'))
-    const file = await writeCounterexample(dir, toFile('FIN-2', property.title, 'mutant', verdict.failure))
+    const found = toFile('FIN-2', property.title, 'mutant', verdict.failure)
+    const file = await writeCounterexample(dir, found)
     const report = { clauses: [{ id: 'FIN-2', status: 'failed', counterexample: file }] } as unknown as CertifyReport
-    const [certified] = await explainFailures(report)
+    const [certified] = explainFailures(report, new Map([['FIN-2', found]]), new Set(['FIN-2']))
     const printed: string[] = []
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.join(' ')))
     expect(await replay(file, { adapter: MUTANT })).toBe(1)

@@ -12,10 +12,11 @@ import { describe, expect, test } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
 import { jsonSafe } from '../harness/runner/json-safe.js'
-import { applyEscapes } from '../harness/runner/watchdog-verdicts.js'
+import { applyEscapes } from '../harness/runner/death-verdicts.js'
 
 const HOSTILE = 'fixtures/hostile'
-const fixtures = readdirSync(HOSTILE).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.startsWith('server-'))
+// server-*: tests/protocol-hostile.test.ts; child-*: tests/child-supervision.test.ts
+const fixtures = readdirSync(HOSTILE).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && !f.startsWith('server-') && !f.startsWith('child-'))
 /** A run must end within this, whatever the implementation does (generous: CI machines can be loaded). */
 const BOUND_MS = 120_000
 
@@ -62,7 +63,7 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
 describe('what the harness does with what hostile implementations leave behind', () => {
   test('an escape outside any property is a harness error; an attributed one fails its clause; other verdicts stay', () => {
     const passed = (clause: string) => ({ clause, level: 'R', profile: 'core', status: 'passed' as const, title: `${clause} …` })
-    const { results, errors } = applyEscapes([passed('PRE-1'), passed('EXE-1')], [
+    const { verdicts: results, errors } = applyEscapes([passed('PRE-1'), passed('EXE-1')], [
       { kind: 'uncaught exception', detail: 'boom from a timer', at: { clause: 'PRE-1', title: 'PRE-1 …' } },
       { kind: 'unhandled rejection', detail: 'nobody awaited this' },
     ])

@@ -80,7 +80,7 @@ describe('the peer matrix', () => {
     const report = buildReport({
       adapter: agents140, seed: 1, runs: 1, durationMs: 1, properties: PROPERTIES, selected: [], unhandled: [], version: 'test',
       results: [
-        { clause: 'GRD-1', status: 'failed', counterexample: 'reports/peers/x/GRD-1-seed1.json' } as never,
+        { clause: 'GRD-1', status: 'failed', counterexampleFile: 'reports/peers/x/GRD-1-seed1.json' } as never,
         { clause: 'GRD-3', status: 'passed', numRuns: 1 } as never,
       ],
     })

@@ -4,7 +4,7 @@
  */
 import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
 import { checkProperty } from '../runner/check-property.js'
-import { DEFAULT_RUNS } from '../runner/config.js'
+import { DEFAULT_RUNS, runsFor } from '../runner/resolve-run.js'
 import { applicable } from '../runner/define-suite.js'
 import { SUITES } from '../../suites/index.js'
 import { spread, type Spread } from './stats.js'
@@ -50,7 +50,7 @@ export async function measureCertifyTime(adapter: ConformanceAdapter, repeats: n
       for (const property of properties.filter((p) => applicable(p, adapter))) {
         clock.insideNs = 0
         const caseStart = process.hrtime.bigint()
-        const runs = Math.min(DEFAULT_RUNS, property.maxRuns ?? DEFAULT_RUNS)
+        const runs = runsFor({ runs: DEFAULT_RUNS }, property)
         await checkProperty(property, measured, { runs, seed: seed + r })
         const wall = Number(process.hrtime.bigint() - caseStart)
         if (clock.insideNs > 0 && !property.maxRuns) overhead.push(wall / clock.insideNs)

@@ -1,196 +1,131 @@
-/** `toolreg certify`: the suites run as vitest tests; the verdicts become the clause matrix. */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { CLAUSE_IDS } from '../clauses.js'
+/**
+ * `toolreg certify`: this process is the supervisor. It resolves the run once, never loads the
+ * implementation, and hands the clauses to child processes that do (runner/child-pool.ts); from
+ * their verdicts, and from how they ended, it builds the clause matrix and every report.
+ */
+import { existsSync } from 'node:fs'
 import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
 import { mergeReports } from '../report/merge.js'
-import { inShard, type Shard } from '../runner/shard.js'
-import { COVERAGE_DIR, coverageGlobs, coverageOptions, readCoverageSummary } from '../report/coverage.js'
+import { COVERAGE_DIR, coverageGlobs, readCoverageSummary } from '../report/coverage.js'
 import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-coverage.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { explainFailures } from './explain-failures.js'
-import { CollectingReporter, type CollectedResult } from '../runner/collecting-reporter.js'
-import { DEFAULT_RUNS, type CertifyConfig } from '../runner/config.js'
-import { applicable } from '../runner/define-suite.js'
-import { seamMismatches } from '../seams.js'
-import { AdapterLoadError, loadAdapter } from '../runner/load-adapter.js'
-import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
-import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
-import { PROPERTIES } from '../../suites/index.js'
-import type { ConformanceProperty } from '../runner/property.js'
-import { DEFAULT_BLOCKED_AFTER_MS, readBlocked, readEscapes, readRunning, type Escape, type WatchdogConfig } from '../runner/watchdog-record.js'
-import { applyEscapes, blockedVerdict, diedVerdict } from '../runner/watchdog-verdicts.js'
-import { underWatchdog } from '../runner/watchdog-alone.js'
+import { ProgressLine } from './progress-line.js'
+import { ChildPool, type Preflight } from '../runner/child-pool.js'
+import type { CounterexampleFile } from '../runner/counterexample.js'
+import { loadCorpus } from '../runner/corpus.js'
+import { applyEscapes, BUDGET_REASON } from '../runner/death-verdicts.js'
+import { AdapterLoadError } from '../runner/load-adapter.js'
+import { persistVerdict } from '../runner/persist-verdict.js'
+import { InvalidRunOptions, resolveRun, selectProperties, type ResolvedRun, type RunOptions } from '../runner/resolve-run.js'
+import type { Shard } from '../runner/shard.js'
+import type { PropertyInfo, Verdict } from '../runner/verdict.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
-import { describeThrown } from '../runner/safe-read.js'
 
-export interface CertifyOptions extends ReportTargets {
-  baseline?: string
-  shard?: Shard
-  /** The regression corpus directory (default reports/corpus); false turns it off. */
-  corpus?: string | false
-  /** Campaign mode: repeat with fresh seeds until this many milliseconds have passed. */
-  durationMs?: number
-  /** Measure which lines of the implementation the suites exercised (globs; [] = the adapter's folder). */
-  coverage?: string[]
-  adapter?: string
-  /** A protocol server's command line, instead of an adapter module. */
-  command?: string
-  /** Check every protocol message against its schema. */
-  validateProtocol?: boolean
-  runs?: number
-  seed?: number
+export interface CertifyOptions extends ReportTargets, RunOptions {
   clauses: string[]
   strict: boolean
-  /** How long the suites' event loop may stay blocked before the watchdog kills the worker. */
-  caseTimeoutMs?: number
+  shard?: Shard
 }
-
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 export async function certify(options: CertifyOptions): Promise<number> {
-  const unknown = options.clauses.filter((id) => !CLAUSE_IDS.includes(id))
-  if (unknown.length > 0) throw new UsageError(`unknown clause ID(s): ${unknown.join(', ')}. Valid IDs: ${CLAUSE_IDS.join(' ')}`)
-  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined
-  if (options.adapter && options.command) throw new UsageError('give either --adapter or --command, not both')
-  // Loading the adapter and building one registry happen here, in this process: under the watchdog too.
-  const caseTimeoutMs = options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS
-  const adapter = options.command ? remoteAdapter(options.command, options.validateProtocol === true) : await underWatchdog('adapter', 'loading the adapter', () => loadAdapter(options.adapter), caseTimeoutMs)
-  let seamErrors: string[] = []
+  let run: ResolvedRun
   try {
-    await underWatchdog('adapter', 'create() and dispose() once', () => preflight(adapter), caseTimeoutMs)
-    seamErrors = await seamMismatches(adapter)
-  } finally {
-    ;(adapter as Partial<RemoteAdapter>).close?.()
+    run = resolveRun(options)
+  } catch (error) {
+    throw error instanceof InvalidRunOptions ? new UsageError(error.message) : error
   }
-  const config: CertifyConfig = {
-    ...(options.adapter ? { adapterPath: resolve(options.adapter) } : {}),
-    ...(options.command ? { command: options.command, validateProtocol: options.validateProtocol === true } : {}),
-    runs: options.runs ?? DEFAULT_RUNS,
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
-    clauses: options.clauses,
-    counterexampleDir: resolve('reports/counterexamples'),
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.corpus !== false ? { corpusDir: resolve(options.corpus ?? 'reports/corpus') } : {}),
-  }
+  // The one check of the adapter this process makes: it never imports it.
+  if (options.adapter && !existsSync(options.adapter)) throw new AdapterLoadError(`adapter module not found: ${options.adapter}`)
+  const baseline = run.baseline ? await readBaseline(run.baseline) : undefined
+  const coverage = run.coverage ? await startRemoteCoverage() : undefined
+  const pool = new ChildPool(run, Math.min(run.workers, run.clauses.length || run.workers))
+  const counterexamples = new Map<string, CounterexampleFile>()
   const rounds: CertifyReport[] = []
-  const deadline = Date.now() + (options.durationMs ?? 0)
-  do {
-    const round = { ...config, seed: config.seed + rounds.length }
-    rounds.push(await certifyOnce(adapter, round, options, seamErrors))
-    if (options.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${round.seed}), ${Math.max(0, Math.round((deadline - Date.now()) / 1000))}s left`)
-  } while (Date.now() < deadline)
+  let preflight: Preflight
+  try {
+    preflight = await pool.preflight()
+    const selected = selectProperties(run, preflight.properties, preflight.adapter)
+    await pool.trim(selected.length)
+    pool.startBudget()
+    const until = Date.now() + run.durationMs
+    do {
+      const seed = run.seed + rounds.length
+      const verdicts = await certifyRound(pool, run, seed, selected)
+      for (const v of verdicts) if (v.counterexample && !counterexamples.has(v.clause)) counterexamples.set(v.clause, v.counterexample)
+      rounds.push(reportOf(run, preflight, seed, verdicts.started, verdicts))
+      if (run.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${seed}), ${Math.max(0, Math.round((until - Date.now()) / 1000))}s left`)
+    } while (Date.now() < until && pool.budgetLeft)
+  } finally {
+    await pool.close()
+  }
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
-  const report = baseline ? applyBaseline(built, baseline) : built
+  const measured = coverage ? await coverageOf(run, coverage) : undefined
+  const covered = measured && ('summary' in measured ? { coverage: measured.summary } : { errors: [...built.errors, measured.error] })
+  const withCoverage = covered ? { ...built, ...covered } : built
+  const report = baseline ? applyBaseline(withCoverage, baseline) : withCoverage
   console.log(formatMatrix(report))
-  for (const explained of await explainFailures(report)) console.log(`\n${explained}`)
-  await writeReports(report, options)
-  return exitCode(report, options.strict)
+  const scenarioClauses = new Set(preflight.properties.filter((p) => p.scenario).map((p) => p.id))
+  for (const explained of explainFailures(report, counterexamples, scenarioClauses)) console.log(`\n${explained}`)
+  await writeReports(report, options, counterexamples)
+  return exitCode(report, run.strict)
 }
 
-/**
- * One certification run through vitest: the suites as tests, the verdicts as a report. When the
- * worker is killed by the watchdog (a blocked event loop) or dies, the clause it was on gets its
- * verdict from what the watchdog recorded, and the clauses still without one run again.
- */
-async function certifyOnce(adapter: ConformanceAdapter, config: CertifyConfig, options: CertifyOptions, seamErrors: readonly string[] = []): Promise<CertifyReport> {
+type RoundVerdicts = Verdict[] & { started: number; errors: string[] }
+
+/** One round: every selected clause judged by the children, escapes applied, files written. */
+async function certifyRound(pool: ChildPool, run: ResolvedRun, seed: number, selected: readonly PropertyInfo[]): Promise<RoundVerdicts> {
   const started = Date.now()
-  const results: CollectedResult[] = []
-  const unhandled: string[] = [...seamErrors]
-  const escapes: Escape[] = []
-  let pending = PROPERTIES.filter((p, i) => applicable(p, adapter, options.clauses) && inShard(options.shard, i))
-  const remote = options.coverage && options.command ? await startRemoteCoverage() : undefined
-  while (pending.length > 0) {
-    const dir = await mkdtemp(join(tmpdir(), 'toolreg-watchdog-'))
-    const watchdog: WatchdogConfig = { dir, blockedAfterMs: options.caseTimeoutMs ?? DEFAULT_BLOCKED_AFTER_MS }
-    const round = await runSuites({ ...config, clauses: pending.map((p) => p.id) }, watchdog, pending.length, options)
-    results.push(...round.results)
-    escapes.push(...readEscapes(dir))
-    const missing = pending.filter((p) => !round.results.some((r) => r.clause === p.id))
-    const explained = missing.length > 0 ? await explainDeath(missing, dir, adapter.name, config) : undefined
-    if (explained) results.push(explained)
-    unhandled.push(...round.unhandled.filter((message) => !(explained && WORKER_DIED.test(message))))
-    if (missing.length > 0 && !explained) unhandled.push(`the worker running the suites stopped before ${missing.map((p) => p.id).join(', ')} had a verdict`)
-    await rm(dir, { recursive: true, force: true })
-    const next = missing.filter((p) => !results.some((r) => r.clause === p.id))
-    if (next.length === pending.length || results.some((r) => r.clause === 'adapter')) break
-    pending = next
-  }
-  if (remote) await finishRemoteCoverage(remote, coverageGlobs(options.coverage ?? [], undefined))
-  const coverage = options.coverage ? await readCoverageSummary(COVERAGE_DIR, coverageGlobs(options.coverage, config.adapterPath)) : undefined
-  if (options.coverage && options.command && !coverage) unhandled.push('--coverage: the server recorded no coverage (only a server running on Node writes it)')
-  const applied = applyEscapes(results, escapes)
-  return buildReport({
-    adapter,
-    seed: config.seed,
-    runs: config.runs,
-    durationMs: Date.now() - started,
-    properties: PROPERTIES,
-    results: applied.results,
-    selected: options.clauses,
-    unhandled: [...unhandled, ...applied.errors],
-    version: TOOLREG_VERSION,
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(coverage ? { coverage } : {}),
-  })
+  const progress = new ProgressLine(selected.length)
+  const examples = (clause: string) => (run.corpusDir ? loadCorpus(run.corpusDir, clause) : Promise.resolve([]))
+  const judged = await pool.round({ seed, properties: selected, examples, onVerdict: progress.judged })
+  progress.clear()
+  const applied = applyEscapes(judged, pool.takeEscapes())
+  const persisted = await Promise.all(applied.verdicts.map((v) => persistVerdict(v, run)))
+  return Object.assign(persisted, { started, errors: [...applied.errors, ...runErrors(persisted, run.strict)] })
 }
 
 /**
- * vitest's report of a forked worker that went away. (vitest 4.1: startVitest still returns; the
- * reporter sees every test of the module pending, finished ones whose results were not flushed
- * yet included, and this one unhandled error. Its testTimeout is a timer inside the worker, so it
- * cannot end a test that blocks the worker's event loop: that is the watchdog's job.)
+ * What makes a run fail whatever the clause levels: a child that ended while holding a clause
+ * the exit code would not count (an S clause without --strict) when no binding clause failed,
+ * and clauses the budget left untested.
  */
-const WORKER_DIED = /^\[vitest-pool\]/
+function runErrors(verdicts: readonly Verdict[], strict: boolean): string[] {
+  const errors: string[] = []
+  const binding = (v: Verdict) => v.level === 'R' || (strict && v.level === 'S')
+  if (!verdicts.some((v) => v.status === 'failed' && binding(v))) {
+    const ended = verdicts.filter((v) => v.ended && v.status === 'failed')
+    for (const v of ended) errors.push(`${v.clause}: the child process running the implementation ended while checking it`)
+  }
+  const unjudged = verdicts.filter((v) => v.untested === BUDGET_REASON).length
+  if (unjudged > 0) errors.push(`--time-budget ran out: ${unjudged} clause(s) untested (budget)`)
+  return errors
+}
 
-/** One vitest run of the suites on the given clauses, supervised by the watchdog. */
-async function runSuites(config: CertifyConfig, watchdog: WatchdogConfig, total: number, options: CertifyOptions) {
-  const reporter = new CollectingReporter(total, process.stderr.isTTY === true)
-  const { startVitest } = await import('vitest/node')
-  const vitest = await startVitest('test', [], {
-    root: PACKAGE_ROOT,
-    config: false,
-    include: ['harness/runner/certify-entry.ts'],
-    watch: false,
-    reporters: [reporter],
-    provide: { toolreg: config, toolregWatchdog: watchdog },
-    testTimeout: 10 * 60_000,
-    passWithNoTests: true,
-    ...(options.coverage && !options.command ? { coverage: coverageOptions(options.coverage, config.adapterPath) } : {}),
+function reportOf(run: ResolvedRun, preflight: Preflight, seed: number, started: number, verdicts: RoundVerdicts): CertifyReport {
+  return buildReport({
+    adapter: preflight.adapter,
+    seed,
+    runs: run.runs,
+    durationMs: Date.now() - started,
+    properties: preflight.properties,
+    results: verdicts,
+    selected: run.clauses,
+    unhandled: [...preflight.seamErrors, ...verdicts.errors],
+    version: TOOLREG_VERSION,
+    ...(run.shard ? { shard: run.shard } : {}),
   })
-  await vitest.close()
-  return { results: reporter.results, unhandled: reporter.unhandled }
 }
 
-/** The verdict of the clause the worker was on when it was killed (a blocked event loop) or died. */
-async function explainDeath(missing: readonly ConformanceProperty[], dir: string, adapter: string, config: CertifyConfig): Promise<CollectedResult | undefined> {
-  const blocked = readBlocked(dir)
-  const clause = blocked?.clause ?? readRunning(dir)?.clause
-  const property = missing.find((p) => p.id === clause)
-  if (!property) return undefined
-  if (blocked?.clause) {
-    const record = { ...blocked, clause: blocked.clause }
-    return blockedVerdict(record, property, adapter, config.seed, config.counterexampleDir, config.corpusDir)
-  }
-  return diedVerdict(property)
-}
-
-/** One clear line for an adapter that cannot even build a registry, instead of a failure per clause. */
-async function preflight(adapter: ConformanceAdapter): Promise<void> {
-  let registry: RegistryUnderTest
-  try {
-    registry = await adapter.create({})
-  } catch (error) {
-    throw new AdapterLoadError(`adapter ${adapter.name}: create() threw: ${describeThrown(error)}`)
-  }
-  try {
-    await registry.dispose?.()
-  } catch (error) {
-    throw new AdapterLoadError(`adapter ${adapter.name}: dispose() threw: ${describeThrown(error)}`)
-  }
+/** The children (and the servers they start) wrote V8 coverage on exit; c8 turns it into reports/coverage/. */
+async function coverageOf(run: ResolvedRun, raw: Awaited<ReturnType<typeof startRemoteCoverage>>) {
+  const include = coverageGlobs(run.coverage ?? [], run.target.adapterPath)
+  await finishRemoteCoverage(raw, include)
+  const summary = await readCoverageSummary(COVERAGE_DIR, include)
+  if (summary) return { summary }
+  const who = run.target.command ? 'the server recorded no coverage (only a server running on Node writes it)' : 'the children recorded no coverage'
+  return { error: `--coverage: ${who}` }
 }

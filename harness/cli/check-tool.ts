@@ -12,6 +12,7 @@ import { formatText } from '../claims/report/format-text.js'
 import { writeCheckToolReports, type CheckToolReportTargets } from '../claims/report/write-reports.js'
 import { DEFAULT_GRACE_MS, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TRIAL_TIMEOUT_MS, type ClaimSettings } from '../claims/settings.js'
 import { TOOLREG_VERSION } from './version.js'
+import { defaultSeed } from '../runner/resolve-run.js'
 
 export interface CheckToolOptions extends CheckToolReportTargets {
   /** The tool module: its default export (or `exportName`) is a ToolDefinition or a factory `(env) => ToolDefinition`. */
@@ -34,7 +35,7 @@ export interface CheckToolOptions extends CheckToolReportTargets {
 export async function checkTool(options: CheckToolOptions): Promise<number> {
   const started = Date.now()
   const settings: ClaimSettings = {
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
+    seed: options.seed ?? defaultSeed(),
     runs: options.runs ?? DEFAULT_RUNS,
     timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
     graceMs: DEFAULT_GRACE_MS,

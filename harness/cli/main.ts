@@ -22,6 +22,10 @@ export async function main(argv: string[]): Promise<number> {
         runs: { type: 'string' },
         seed: { type: 'string' },
         clause: { type: 'string', multiple: true },
+        clauses: { type: 'string', multiple: true },
+        workers: { type: 'string' },
+        'time-budget': { type: 'string' },
+        'max-heap': { type: 'string' },
         json: { type: 'string' },
         junit: { type: 'string' },
         markdown: { type: 'string' },
@@ -58,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(values['validate-protocol'] ? { validateProtocol: true } : {}),
           ...(values.runs !== undefined ? { runs: positiveInt('--runs', values.runs) } : {}),
           ...(values.seed !== undefined ? { seed: integer('--seed', values.seed) } : {}),
-          clauses: values.clause ?? [],
+          clauses: [...(values.clause ?? []), ...(values.clauses ?? []).flatMap((list) => list.split(',')).map((id) => id.trim()).filter(Boolean)],
           ...reportTargets(values),
           ...(values.baseline ? { baseline: values.baseline } : {}),
           ...(values.shard !== undefined ? { shard: shard(values.shard) } : {}),
@@ -66,7 +70,10 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.duration !== undefined ? { durationMs: duration(values.duration) } : {}),
           ...(values.coverage || values['coverage-include'] ? { coverage: values['coverage-include'] ?? [] } : {}),
           strict: values.strict === true,
-          ...(values['case-timeout'] !== undefined ? { caseTimeoutMs: duration(values['case-timeout'], '--case-timeout') } : {}),
+          ...(values['case-timeout'] !== undefined ? { caseTimeoutMs: positiveDuration(values['case-timeout'], '--case-timeout') } : {}),
+          ...(values['time-budget'] !== undefined ? { timeBudgetMs: positiveDuration(values['time-budget'], '--time-budget') } : {}),
+          ...(values.workers !== undefined ? { workers: positiveInt('--workers', values.workers) } : {}),
+          ...(values['max-heap'] !== undefined ? { maxOldSpaceMb: positiveInt('--max-heap', values['max-heap']) } : {}),
         })
       case 'merge':
         return await (await import('./merge.js')).merge(rest, reportTargets(values), values.strict === true)
@@ -123,6 +130,12 @@ function duration(raw: string, flag = '--duration'): number {
   const match = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(raw)
   if (!match) throw new UsageError(`${flag} needs a time like 90s, 10m or 1h, got "${raw}"`)
   return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 's' | 'm' | 'h']
+}
+
+function positiveDuration(raw: string, flag: string): number {
+  const ms = duration(raw, flag)
+  if (ms <= 0) throw new UsageError(`${flag} needs a time above zero, got "${raw}"`)
+  return ms
 }
 
 function positiveInt(flag: string, raw: string): number {

@@ -5,6 +5,7 @@ export const USAGE = `toolreg — property-based conformance kit for AI-agent to
 
 Usage:
   toolreg certify [--adapter <module>] [--runs N] [--seed N] [--clause ID]... [--strict] [--case-timeout <time>]
+                  [--workers N] [--time-budget <time>] [--max-heap MB]
                   [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg merge <shard-report.json>... [--json <file>] [--junit <file>] [--markdown <file>] [--html <file>] [--badge <file>]
   toolreg certify --command "<server command>" [--validate-protocol] [same options]
@@ -47,8 +48,18 @@ Options:
   --html <file>       Write a self-contained HTML report with failure timelines.
   --badge <file>      Write a shields.io endpoint badge JSON.
   --strict            Fail on S (recommended) clauses too.
+  --clauses A,B,...   The same, as one comma-separated list.
   --case-timeout <time>  How long the implementation may block the event loop (a synchronous
-                      loop) before the watchdog kills the worker and fails the clause (default 10s).
+                      loop) before the supervisor kills its child process and fails the clause
+                      (default 5s). Once a clause blocked, the rest of its family (PRE, FIN, …) is
+                      judged from it, and every other clause gets 2s.
+  --workers N         Child processes running the implementation in parallel (default: 2, or
+                      fewer cores). The report is the same whatever N.
+  --time-budget <time>  The clauses' budget (default 30m), from when the adapter has loaded: those
+                      without a verdict when it runs out are reported untested (budget), the
+                      report is still written, and the run exits 2.
+  --max-heap MB       Heap cap of each child running the implementation (default 1024); a child
+                      that outgrows it fails the clause it was on.
   --shard i/n         Run the i-th of n deterministic shares of the properties (merge with toolreg merge).
   --corpus <dir>      The regression corpus (default reports/corpus): its cases run first, and every
                       new counterexample is added. --no-corpus turns it off.

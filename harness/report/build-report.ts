@@ -5,9 +5,8 @@
 import { relative } from 'node:path'
 import type { ConformanceAdapter } from '../adapter.js'
 import { CLAUSES, type Clause } from '../clauses.js'
-import type { CollectedResult } from '../runner/collecting-reporter.js'
-import type { ConformanceProperty } from '../runner/property.js'
 import { formatShard, shardOf, type Shard } from '../runner/shard.js'
+import type { ChildEnd, Verdict } from '../runner/verdict.js'
 import type { CoverageSummary } from './coverage.js'
 import { missingSeam, notApplicableReason } from '../seams.js'
 
@@ -30,6 +29,10 @@ export interface ClauseVerdict {
   /** Set by a known-failures baseline: an expected failure, or an entry that now passes. */
   baseline?: 'expected-failure' | 'stale'
   baselineReason?: string
+  /** The stage the interpreter entered last, when the clause ended in a blocked loop, an exit or an escape. */
+  stage?: string
+  /** How the child process running the implementation ended while it held this clause. */
+  ended?: ChildEnd
 }
 
 export interface CertifyReport {
@@ -51,12 +54,13 @@ export interface CertifyReport {
 }
 
 export interface ReportInput {
-  adapter: ConformanceAdapter
+  adapter: Pick<ConformanceAdapter, 'name' | 'version' | 'profiles' | 'seams'>
   seed: number
   runs: number
   durationMs: number
-  properties: readonly ConformanceProperty[]
-  results: readonly CollectedResult[]
+  /** Every property there is, in suite order (shards are cut from it). */
+  properties: readonly { id: string }[]
+  results: readonly Verdict[]
   selected: readonly string[]
   unhandled: readonly string[]
   version: string
@@ -79,17 +83,18 @@ export function buildReport(input: ReportInput): CertifyReport {
     const results = input.results.filter((r) => r.clause === clause.id)
     if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
     const failed = results.find((r) => r.status === 'failed')
-    const originalReason = failed?.originalViolations?.map((v) => v.detail).join('; ')
-    if (failed) return { ...base, status: 'failed', reason: failed.violations?.map((v) => v.detail).join('; ') ?? failed.errorText ?? 'failed', ...(originalReason ? { originalReason } : {}), ...(failed.counterexample ? { counterexample: relative(process.cwd(), failed.counterexample) || failed.counterexample } : {}), ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}) }
+    if (failed) return failedRow(base, failed)
     const broken = results.find((r) => r.status === 'error')
     if (broken) {
-      errors.push(`${clause.id}: ${broken.error ?? broken.errorText ?? 'error'}`)
-      return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? broken.errorText ?? 'error'}` }
+      errors.push(`${clause.id}: ${broken.error ?? 'error'}`)
+      const stage = broken.stage ? { stage: broken.stage } : {}
+      return { ...base, status: 'untested', reason: `the harness or adapter failed: ${broken.error ?? 'error'}`, ...stage }
     }
+    const untested = results.find((r) => r.status === 'untested')
+    if (untested) return { ...base, status: 'untested', reason: untested.untested ?? 'no verdict' }
     const passed = results[0]
     return { ...base, status: 'passed', ...(passed?.numRuns !== undefined ? { numRuns: passed.numRuns } : {}) }
   })
-  for (const r of input.results) if (r.clause === 'adapter') errors.push(r.error ?? r.errorText ?? 'adapter error')
   const count = (status: ClauseStatus) => clauses.filter((c) => c.status === status).length
   return {
     schemaVersion: 1,
@@ -104,6 +109,21 @@ export function buildReport(input: ReportInput): CertifyReport {
     errors,
     ...(input.shard ? { shard: formatShard(input.shard) } : {}),
     ...(input.coverage ? { coverage: input.coverage } : {}),
+  }
+}
+
+function failedRow(base: Pick<ClauseVerdict, 'id' | 'level' | 'profile'>, failed: Verdict): ClauseVerdict {
+  const originalReason = failed.originalViolations?.map((v) => v.detail).join('; ')
+  const file = failed.counterexampleFile
+  return {
+    ...base,
+    status: 'failed',
+    reason: failed.violations?.map((v) => v.detail).join('; ') ?? 'failed',
+    ...(originalReason ? { originalReason } : {}),
+    ...(file ? { counterexample: relative(process.cwd(), file) || file } : {}),
+    ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}),
+    ...(failed.stage ? { stage: failed.stage } : {}),
+    ...(failed.ended ? { ended: failed.ended } : {}),
   }
 }
 

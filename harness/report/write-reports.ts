@@ -1,7 +1,11 @@
-/** Writes every requested format from the one in-memory report (validated before any write). */
+/**
+ * Writes every requested format from the one in-memory report (validated before any write).
+ * `counterexamples`: the failures' cases as the run judged them; without them (a merge of saved
+ * reports) they are read from the files the report names.
+ */
 import { toBadge } from './badge.js'
 import type { CertifyReport } from './build-report.js'
-import { loadCounterexamples } from './counterexamples.js'
+import { loadCounterexamples, type Counterexamples } from './counterexamples.js'
 import { toHtml } from './html.js'
 import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
@@ -16,9 +20,9 @@ export interface ReportTargets {
   badge?: string
 }
 
-export async function writeReports(report: CertifyReport, targets: ReportTargets): Promise<string[]> {
+export async function writeReports(report: CertifyReport, targets: ReportTargets, inline?: Counterexamples): Promise<string[]> {
   assertValidReport(report)
-  const counterexamples = targets.junit || targets.html ? await loadCounterexamples(report) : new Map()
+  const counterexamples = inline ?? (targets.junit || targets.html ? await loadCounterexamples(report) : new Map())
   const written: string[] = []
   if (targets.json) written.push(await writeAtomically(targets.json, `${JSON.stringify(report, null, 2)}\n`))
   if (targets.junit) written.push(await writeAtomically(targets.junit, toJunit(report, counterexamples)))

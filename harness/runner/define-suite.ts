@@ -1,24 +1,23 @@
 /**
- * The conformance suites as vitest tests, parameterised by an adapter. `toolreg certify` runs
- * them through vitest's Node API; a registry project can run them in its own vitest setup:
+ * The conformance suites as vitest tests, parameterised by an adapter, for a registry project
+ * that runs them in its own vitest setup (`toolreg certify` runs them without vitest):
  *
  *   import { defineConformanceSuite } from 'toolreg/vitest'
  *   defineConformanceSuite(myAdapter)
+ *
+ * The options resolve through the same resolver as the command line's, and each test judges
+ * its clause through the same function as certify's children.
  */
 import { describe, test } from 'vitest'
 import type { ConformanceAdapter } from '../adapter.js'
 import { PROPERTIES, SUITES } from '../../suites/index.js'
-import { shardOf, type Shard } from './shard.js'
-import { checkProperty } from './check-property.js'
-import { DEFAULT_RUNS } from './config.js'
-import { toFile, writeCounterexample } from './counterexample.js'
-import { formatFailure } from './format-failure.js'
-import { addToCorpus, loadCorpus } from './corpus.js'
+import type { Shard } from './shard.js'
+import { loadCorpus } from './corpus.js'
+import { judgeClause } from './judge-clause.js'
+import { persistVerdict } from './persist-verdict.js'
+import { resolveRun, runsFor, selectProperties } from './resolve-run.js'
 import type { ConformanceProperty } from './property.js'
-import type { PropertyMeta } from './property-meta.js'
-import type { Supervisor } from './watchdog-supervisor.js'
-import { escapedVerdict } from './watchdog-verdicts.js'
-import { missingSeam } from '../seams.js'
+import type { Verdict } from './verdict.js'
 
 export interface SuiteOptions {
   runs?: number
@@ -30,70 +29,43 @@ export interface SuiteOptions {
   shard?: Shard
   /** The regression corpus directory: its cases run first, and new counterexamples are added. */
   corpusDir?: string
-  /** Watchdog and escape traps around every case (`toolreg certify` sets this). */
-  supervisor?: Supervisor
 }
-
-export type { PropertyMeta } from './property-meta.js'
 
 declare module 'vitest' {
   interface TaskMeta {
-    toolreg?: PropertyMeta
+    toolreg?: Verdict
   }
 }
 
-export function applicable(property: ConformanceProperty, adapter: ConformanceAdapter, clauses: readonly string[] = []): boolean {
-  const profiles = new Set(['core', ...adapter.profiles])
-  const seamed = missingSeam(property.id, adapter) === undefined
-  return profiles.has(property.profile) && seamed && (clauses.length === 0 || clauses.includes(property.id))
-}
+/** Whether `property` runs on `adapter` (its profile and seams), given an optional clause list. */
+export const applicable = (property: ConformanceProperty, adapter: ConformanceAdapter, clauses: readonly string[] = []): boolean =>
+  selectProperties({ clauses }, [property], adapter).length === 1
 
 export function defineConformanceSuite(adapter: ConformanceAdapter, options: SuiteOptions = {}): void {
-  const runs = options.runs ?? DEFAULT_RUNS
-  const seed = options.seed ?? Date.now() % 2 ** 31
-  const inThisShard = shardOf(PROPERTIES, options.shard)
+  const run = resolveRun({ ...options, corpus: options.corpusDir ?? false })
+  const chosen = new Set(selectProperties(run, PROPERTIES, adapter))
   for (const [family, properties] of Object.entries(SUITES)) {
-    const chosen = properties.filter((p) => applicable(p, adapter, options.clauses) && inThisShard.has(p.id))
-    if (chosen.length === 0) continue
+    const inFamily = properties.filter((p) => chosen.has(p))
+    if (inFamily.length === 0) continue
     describe(family.toUpperCase(), () => {
-      for (const property of chosen) {
+      for (const property of inFamily) {
         test(property.title, async ({ task }) => {
-          const base: PropertyMeta = { clause: property.id, level: property.level, profile: property.profile, status: 'passed' }
-          const examples = options.corpusDir ? await loadCorpus(options.corpusDir, property.id) : []
-          const supervisor = options.supervisor
-          supervisor?.propertyStarted(property)
-          const supervise = supervisor ? { supervise: supervisor.runCase.bind(supervisor) } : {}
-          const verdict = await checkProperty(property, adapter, { runs: Math.min(runs, property.maxRuns ?? runs), seed, examples, ...supervise })
-          const escaped = supervisor?.propertyEnded() ?? []
-          if (escaped.length > 0 && verdict.status !== 'failed') {
-            task.meta.toolreg = await escapedVerdict(base, escaped, adapter.name, seed, options.counterexampleDir ?? 'reports/counterexamples')
-            throw new Error(`${property.title}\n  ${escaped.map((e) => e.detail).join('\n  ')}`)
-          }
-          if (verdict.status === 'passed') {
-            task.meta.toolreg = { ...base, numRuns: verdict.numRuns }
-            return
-          }
-          if (verdict.status === 'error') {
-            task.meta.toolreg = { ...base, status: 'error', error: verdict.error }
-            throw new Error(`harness or adapter error: ${verdict.error}`)
-          }
-          const { failure } = verdict
-          const found = toFile(property.id, property.title, adapter.name, failure)
-          const file = await writeCounterexample(options.counterexampleDir ?? 'reports/counterexamples', found)
-          if (options.corpusDir) await addToCorpus(options.corpusDir, found)
-          task.meta.toolreg = {
-            ...base,
-            status: 'failed',
-            numRuns: failure.numRuns,
-            counterexample: file,
-            violations: failure.violations.map(plainViolation),
-            originalViolations: failure.original.violations.map(plainViolation),
-          }
-          throw new Error(formatFailure(property.title, failure, file))
+          const examples = run.corpusDir ? await loadCorpus(run.corpusDir, property.id) : []
+          const verdict = await persistVerdict(await judgeClause(property, adapter, { runs: runsFor(run, property), seed: run.seed, examples }), run)
+          task.meta.toolreg = verdict
+          if (verdict.status === 'error') throw new Error(`harness or adapter error: ${verdict.error}`)
+          if (verdict.status === 'failed') throw new Error(failureText(verdict))
         })
       }
     })
   }
 }
 
-const plainViolation = (v: { clause: string; detail: string }) => ({ clause: v.clause, detail: v.detail })
+function failureText(verdict: Verdict): string {
+  const ce = verdict.counterexample
+  const lines = [verdict.title, `  violated: ${(verdict.violations ?? []).map((v) => `${v.clause}: ${v.detail}`).join('; ')}`]
+  const found = verdict.numRuns !== undefined ? `, found after ${verdict.numRuns} case(s)` : ''
+  if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${found}`, `  shrunk case: ${JSON.stringify(ce.case)}`)
+  if (verdict.counterexampleFile) lines.push(`  replay: npx toolreg replay ${verdict.counterexampleFile}`)
+  return lines.join('\n')
+}

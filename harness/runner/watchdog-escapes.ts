@@ -2,12 +2,10 @@
  * Traps for what an implementation can throw past its calls: uncaught exceptions (a timer that
  * throws), unhandled rejections, and process.exit. Each is attributed to the case whose async
  * context scheduled it (AsyncLocalStorage follows timers and promises), else to the property
- * running, else to nobody (a harness-level error), and appended to the escapes file for the host.
- * Installing listeners also tells vitest the errors are handled, so it does not report them as
- * anonymous unhandled errors of the whole run.
+ * running, else to nobody (a harness-level error), and handed to `report` (which tells the
+ * supervisor). Installing the listeners also keeps such an error from ending the process.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { appendFileSync } from 'node:fs'
 import { describeThrown } from './safe-read.js'
 import type { Escape, RunningCase } from './watchdog-record.js'
 
@@ -17,19 +15,28 @@ export class EscapeTraps {
   private property: RunningCase | undefined
 
   constructor(
-    private readonly escapesFile: string,
+    /** Told of every escape as it is recorded (synchronously: a process.exit follows at once). */
+    private readonly report: (escape: Escape) => void,
     /** The stage the interpreter entered last, for escapes that happen synchronously inside a call. */
     private readonly stageNow: () => string,
   ) {}
 
+  /** process.exit as it was before install(): for the harness's own clean exit. */
+  private realExit: typeof process.exit = process.exit
+
   install(): void {
     process.on('uncaughtException', (error) => this.record('uncaught exception', `an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer): ${describeThrown(error)}`))
     process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `an unhandled rejection escaped the implementation (a promise nobody awaited): ${describeThrown(reason)}`))
-    const exit = process.exit
+    const exit = (this.realExit = process.exit)
     process.exit = ((code?: number | string | null) => {
       this.record('process.exit', `the implementation called process.exit(${code ?? ''}) in stage ${this.stageNow() || 'before any stage'}`)
       return exit.call(process, code)
     }) as typeof process.exit
+  }
+
+  /** Ends the process on the harness's behalf, without recording an escape. */
+  exitCleanly(code: number): never {
+    return this.realExit.call(process, code)
   }
 
   propertyStarted(property: RunningCase | undefined): void {
@@ -48,16 +55,13 @@ export class EscapeTraps {
 
   add(escape: Escape): Escape {
     this.recorded.push(escape)
-    try {
-      appendFileSync(this.escapesFile, `${JSON.stringify(escape)}\n`)
-    } catch {
-      // the host then misses this escape; the verdict in the test still carries it
-    }
+    this.report(escape)
     return escape
   }
 
   private record(kind: Escape['kind'], detail: string): void {
     const at = this.context.getStore() ?? this.property
-    this.add({ kind, detail, ...(at ? { at } : {}) })
+    const stage = this.stageNow()
+    this.add({ kind, detail, ...(at ? { at } : {}), ...(stage ? { stage } : {}) })
   }
 }

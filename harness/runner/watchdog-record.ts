@@ -1,26 +1,19 @@
 /**
- * What the worker running the suites leaves behind for the host (`toolreg certify`) when things
- * go wrong in ways a test verdict cannot carry: the record of a blocked event loop (written by
- * the watchdog thread just before it kills the worker), the property that was running (in case
- * the worker dies some other way), and escapes (uncaught exceptions, unhandled rejections,
- * process.exit, changed globals), one JSON line each. All live in one folder per run.
+ * What a process running the implementation leaves behind for its supervisor when it ends in a
+ * way no message can carry: the record of a blocked event loop (written by the watchdog thread),
+ * the clause, case and stage it was on last (kept current by the same thread), and the record
+ * of a process.exit the implementation called (written synchronously, just before the exit).
+ * All live in one folder per process.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** How the host tells the worker where to write, and how long a blocked event loop may last. */
+/** Where the watchdog writes, how long a blocked event loop may last, and whether it kills its own process. */
 export interface WatchdogConfig {
   dir: string
   blockedAfterMs: number
+  kill?: boolean
 }
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    toolregWatchdog?: WatchdogConfig
-  }
-}
-
-export const DEFAULT_BLOCKED_AFTER_MS = 10_000
 
 /** The property running, and the case it was on (when the case is cheap to keep). */
 export interface RunningCase {
@@ -41,40 +34,34 @@ export interface BlockedRecord extends RunningCase {
 }
 
 export interface Escape {
-  kind: 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals'
+  kind: 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit'
   detail: string
   /** Where it belongs: the case that scheduled it, else the property running; none = the harness's. */
   at?: RunningCase
+  /** The stage the interpreter entered last when it happened. */
+  stage?: string
 }
+
+/** The clause, case and stage a process was on last. */
+export interface WhereRecord {
+  clause?: string
+  title?: string
+  caseNumber?: number
+  stage?: string
+}
+
+/** A process.exit the implementation called: the escape, with the case it was in. */
+export type ExitRecord = Escape
 
 export const watchdogFiles = (dir: string) => ({
   blocked: join(dir, 'blocked.json'),
-  running: join(dir, 'running.json'),
-  escapes: join(dir, 'escapes.jsonl'),
+  stage: join(dir, 'stage.json'),
+  exit: join(dir, 'exit.json'),
 })
 
-export function readBlocked(dir: string): BlockedRecord | undefined {
-  return readJson<BlockedRecord>(watchdogFiles(dir).blocked)
-}
-
-export function readRunning(dir: string): RunningCase | undefined {
-  return readJson<RunningCase>(watchdogFiles(dir).running)
-}
-
-export function readEscapes(dir: string): Escape[] {
-  const file = watchdogFiles(dir).escapes
-  if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Escape]
-      } catch {
-        return [] // a line cut short by a dying worker
-      }
-    })
-}
+export const readBlocked = (dir: string) => readJson<BlockedRecord>(watchdogFiles(dir).blocked)
+export const readWhere = (dir: string) => readJson<WhereRecord>(watchdogFiles(dir).stage)
+export const readExit = (dir: string) => readJson<ExitRecord>(watchdogFiles(dir).exit)
 
 function readJson<T>(file: string): T | undefined {
   try {

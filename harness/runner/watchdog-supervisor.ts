@@ -1,10 +1,11 @@
 /**
- * Supervision of the suites in the worker, for `toolreg certify`: the watchdog (a blocked event
- * loop), the escape traps (uncaught exceptions, unhandled rejections, process.exit) and changed
- * globals, around every case and every property. What happens inside a case becomes a violation
+ * Supervision inside the child that runs the implementation for `toolreg certify`: the watchdog
+ * (a blocked event loop), the escape traps (uncaught exceptions, unhandled rejections,
+ * process.exit) and changed globals, around every case and every property. What happens inside a case becomes a violation
  * of the property's clause for that case (so it shrinks and replays like any failure); what
  * surfaces later is still reported against the property when it ends.
  */
+import { writeFileSync } from 'node:fs'
 import type { Violation } from '../oracle/judge.js'
 import { listenToStages } from '../scenario/stage-probe.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
@@ -22,12 +23,20 @@ export class Supervisor {
   private stage = ''
   private property: RunningCase | undefined
   private cases = 0
+  /** Cases started in this process, all properties together: the heartbeat carries it, so the supervisor sees a case that never ends. */
+  casesStarted = 0
   /** Escapes already reported as violations of a case. */
   private readonly reported = new Set<Escape>()
 
-  constructor(config: WatchdogConfig) {
+  constructor(config: WatchdogConfig, onEscape: (escape: Escape) => void) {
     this.watchdog = new Watchdog(config)
-    this.traps = new EscapeTraps(watchdogFiles(config.dir).escapes, () => this.stage)
+    const exitFile = watchdogFiles(config.dir).exit
+    const report = (escape: Escape) => {
+      // A process.exit ends the process right after this: only a synchronous write survives it.
+      if (escape.kind === 'process.exit') writeQuietly(exitFile, JSON.stringify(escape))
+      onEscape(escape)
+    }
+    this.traps = new EscapeTraps(report, () => this.stage)
     this.traps.install()
     listenToStages((stage) => {
       this.stage = stage
@@ -35,11 +44,11 @@ export class Supervisor {
     })
   }
 
-  propertyStarted(property: ConformanceProperty): void {
+  propertyStarted(property: Pick<ConformanceProperty, 'id' | 'title'>): void {
     this.property = { clause: property.id, title: property.title }
     this.cases = 0
     this.traps.propertyStarted(this.property)
-    this.watchdog.propertyStarted(this.property)
+    this.watchdog.caseStarted(this.property)
   }
 
   /** Runs one case; an escape or a change of globals during it is a violation of the property's clause. */
@@ -48,6 +57,7 @@ export class Supervisor {
     if (!property) return run()
     const text = jsonOf(testCase)
     const running: RunningCase = { ...property, caseNumber: ++this.cases, ...(text ? { case: text } : {}) }
+    this.casesStarted++
     this.stage = ''
     this.watchdog.caseStarted(running)
     let outcome: CaseOutcome = { violations: [] }
@@ -86,6 +96,12 @@ export class Supervisor {
     return this.traps.escapesOf(property.clause).filter((e) => !this.reported.has(e))
   }
 
+  /** Ends the process on the harness's behalf (not an escape of the implementation). */
+  async exitCleanly(code: number): Promise<never> {
+    await this.stop()
+    return this.traps.exitCleanly(code)
+  }
+
   async stop(): Promise<void> {
     listenToStages(undefined)
     await this.watchdog.stop()
@@ -98,5 +114,13 @@ function jsonOf(testCase: unknown): string | undefined {
     return text !== undefined && text.length <= MAX_CASE_JSON ? text : undefined
   } catch {
     return undefined
+  }
+}
+
+function writeQuietly(file: string, text: string): void {
+  try {
+    writeFileSync(file, text)
+  } catch {
+    // the supervisor then reports the exit without the case
   }
 }

@@ -1,11 +1,10 @@
 /**
- * The watchdog of the worker running the suites. This thread bumps a heartbeat in shared memory
- * every tick and tells the watchdog thread (watchdog-thread.mjs) which property and case are
- * running and which stage the interpreter entered last. A synchronous loop in the
+ * The watchdog of a process running the implementation. This thread bumps a heartbeat in shared
+ * memory every tick and tells the watchdog thread (watchdog-thread.mjs) which property and case
+ * are running and which stage the interpreter entered last. A synchronous loop in the
  * implementation stops the heartbeat; past the allowed time the watchdog thread records what was
- * running and kills this process, and the host re-runs the clauses still without a verdict.
+ * running (and, with `kill`, kills this process; otherwise the supervising process does).
  */
-import { writeFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { watchdogFiles, type RunningCase, type WatchdogConfig } from './watchdog-record.js'
 
@@ -26,17 +25,18 @@ export class Watchdog {
     this.stageBytes = new Uint8Array(shared, 8)
     this.files = watchdogFiles(config.dir)
     this.thread = new Worker(new URL('./watchdog-thread.mjs', import.meta.url), {
-      workerData: { shared, blockedFile: this.files.blocked, blockedAfterMs: config.blockedAfterMs, tickMs: TICK_MS },
+      workerData: {
+        shared,
+        blockedFile: this.files.blocked,
+        stageFile: this.files.stage,
+        blockedAfterMs: config.blockedAfterMs,
+        tickMs: TICK_MS,
+        kill: config.kill === true,
+      },
     })
     this.thread.unref()
     this.heartbeat = setInterval(() => Atomics.add(this.header, 0, 1), TICK_MS)
     this.heartbeat.unref()
-  }
-
-  /** A property starts: also kept in a file, so a worker that dies any other way is explained. */
-  propertyStarted(running: RunningCase): void {
-    writeFileSync(this.files.running, JSON.stringify(running))
-    this.caseStarted(running)
   }
 
   caseStarted(running: RunningCase): void {

@@ -1,0 +1,207 @@
+/**
+ * The children that run the implementation for one certification run, and the clauses handed
+ * out to them: each child holds one clause at a time, a child that dies is replaced by a fresh
+ * one, and the verdicts come back in suite order whatever the parallelism. The run's time budget
+ * lives here too, and the rule for a misbehaviour that repeats: once a clause blocked the event
+ * loop, the rest of its family is judged from it without running, and every other clause may
+ * stay silent for only REPEAT_SILENCE_MS — a blocking implementation costs one full timeout,
+ * not one per clause.
+ */
+import { AdapterLoadError } from './load-adapter.js'
+import type { AdapterIdentity } from './child-messages.js'
+import type { CorpusCase } from './corpus.js'
+import { budgetVerdict, deathVerdict, judgedFromFamily } from './death-verdicts.js'
+import type { ResolvedRun } from './resolve-run.js'
+import { runsFor } from './resolve-run.js'
+import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
+import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
+import type { Escape } from './watchdog-record.js'
+
+/** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
+export const REPEAT_SILENCE_MS = 2_000
+/**
+ * One case may take this many silences (30 s by default) before its child is killed: a promise
+ * that never settles where the harness has no time budget of its own (create(), say). The
+ * reference's longest case took 0.7 s on a loaded 2-core machine.
+ */
+export const CASE_DEADLINE_FACTOR = 6
+/**
+ * With --command the child waits for the server's handshake synchronously (harness/protocol/,
+ * 20 s by default): loading may stay silent that long, and a margin.
+ */
+const HANDSHAKE_SILENCE_MS = 25_000
+
+export interface Preflight {
+  adapter: AdapterIdentity
+  properties: PropertyInfo[]
+  seamErrors: string[]
+}
+
+export interface RoundRequest {
+  seed: number
+  properties: readonly PropertyInfo[]
+  examples: (clause: string) => Promise<CorpusCase[]>
+  onVerdict?: (verdict: Verdict) => void
+}
+
+const familyOf = (clause: string) => clause.split('-')[0] ?? clause
+
+export class ChildPool {
+  private readonly slots: (SupervisedChild | undefined)[]
+  private deadline = Infinity
+  private budgetTimer: NodeJS.Timeout | undefined
+  private expired = false
+  /** The first clause of each family that blocked the event loop: the family's later clauses are judged from it. */
+  private readonly blockedFamilies = new Map<string, Verdict>()
+  /** Some clause of this run blocked or hung: later clauses get the short silence, in every round. */
+  private stuckOnce = false
+  private adapterName = 'adapter'
+  private escapes: Escape[] = []
+
+  constructor(
+    private readonly run: ResolvedRun,
+    slots: number,
+  ) {
+    this.slots = Array.from({ length: Math.max(1, slots) }, () => this.spawn())
+  }
+
+  /** The time budget counts from here: the clauses', once the adapter is known to load. */
+  startBudget(): void {
+    this.deadline = Date.now() + this.run.timeBudgetMs
+    this.budgetTimer = setTimeout(() => this.expire(), this.run.timeBudgetMs)
+    this.budgetTimer.unref()
+  }
+
+  get budgetLeft(): boolean {
+    return !this.expired && Date.now() < this.deadline
+  }
+
+  /** The first child loads the adapter and runs create()/dispose() once; any trouble is one line, exit 2. */
+  async preflight(): Promise<Preflight> {
+    const child = this.slots[0]!
+    const ready = await child.ready
+    if (isDeath(ready)) throw new AdapterLoadError(`loading the adapter: ${endText(ready)}`)
+    if (ready.type === 'load-error') throw new AdapterLoadError(ready.error)
+    if (ready.type !== 'ready') throw new AdapterLoadError(`the child sent ${ready.type} before ready`)
+    this.adapterName = ready.adapter.name
+    const limits = { silenceMs: this.run.caseTimeoutMs, deadlineMs: 3 * this.run.caseTimeoutMs }
+    const answer = await child.request({ type: 'preflight' }, limits)
+    const name = `adapter ${ready.adapter.name}`
+    if (isDeath(answer)) throw new AdapterLoadError(`${name}: create() and dispose() once (preflight): ${endText(answer)}`)
+    if (answer.type !== 'preflight') throw new AdapterLoadError(`${name}: the child answered the preflight with ${answer.type}`)
+    if (!answer.ok) throw new AdapterLoadError(answer.error)
+    return { adapter: ready.adapter, properties: ready.properties, seamErrors: answer.seamErrors }
+  }
+
+  /** Children beyond what the clauses need are stopped. */
+  async trim(needed: number): Promise<void> {
+    const extra = this.slots.splice(Math.max(1, needed))
+    await Promise.all(extra.map((c) => c?.stop()))
+  }
+
+  /** Checks every property of the round; one verdict each, in the order given. */
+  async round(request: RoundRequest): Promise<Verdict[]> {
+    this.blockedFamilies.clear() // each round (seed) judges its own families
+    const queue = [...request.properties]
+    const verdicts = new Map<string, Verdict>()
+    const judged = (verdict: Verdict) => {
+      verdicts.set(verdict.clause, verdict)
+      request.onVerdict?.(verdict)
+    }
+    const work = async (slot: number) => {
+      for (let property = queue.shift(); property; property = queue.shift()) {
+        if (!this.budgetLeft) return judged(budgetVerdict(property))
+        const first = this.blockedFamilies.get(familyOf(property.id))
+        judged(first ? judgedFromFamily(property, first) : await this.check(slot, property, request))
+      }
+    }
+    await Promise.all(this.slots.map((_, slot) => work(slot)))
+    for (const property of queue) judged(budgetVerdict(property))
+    return request.properties.map((p) => verdicts.get(p.id) ?? budgetVerdict(p))
+  }
+
+  /** The escapes children reported since the last call. */
+  takeEscapes(): Escape[] {
+    const taken = this.escapes
+    this.escapes = []
+    return taken
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.budgetTimer)
+    await Promise.all(this.slots.map((c) => c?.stop()))
+  }
+
+  private async check(slot: number, property: PropertyInfo, request: RoundRequest): Promise<Verdict> {
+    const child = await this.readyChild(slot)
+    if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
+    const examples = await request.examples(property.id)
+    const silenceMs = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    const limits = { silenceMs, caseDeadlineMs: CASE_DEADLINE_FACTOR * silenceMs }
+    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
+    if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
+    if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
+    child.kill('blocked')
+    return { ...infoVerdict(property), status: 'error', error: `the child answered ${property.id} with ${answer.type}` }
+  }
+
+  private judgeDeath(property: PropertyInfo, death: ChildDeath, seed: number): Verdict {
+    // An exit a clause judged earlier left behind (a timer) fails that clause too.
+    if (death.exit?.at && death.exit.at.clause !== property.id) this.escapes.push(death.exit)
+    if (death.ended.killed === 'budget') return budgetVerdict(property)
+    const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
+    if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
+    this.stuckOnce ||= stuck
+    return verdict
+  }
+
+  /** The slot's child, started afresh when the last one died. */
+  private async readyChild(slot: number): Promise<SupervisedChild | ChildDeath> {
+    let child = this.slots[slot]
+    if (!child?.alive) this.slots[slot] = child = this.spawn()
+    const ready = await child.ready
+    if (isDeath(ready)) return ready
+    if (ready.type !== 'ready') {
+      child.kill('blocked')
+      return { ended: { exitCode: null, signal: null }, silentMs: 0 }
+    }
+    return child
+  }
+
+  private spawn(): SupervisedChild {
+    return new SupervisedChild({
+      target: this.run.target,
+      stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
+      loadSilenceMs: this.run.target.command ? Math.max(this.run.caseTimeoutMs, HANDSHAKE_SILENCE_MS) : this.run.caseTimeoutMs,
+      maxOldSpaceMb: this.run.maxOldSpaceMb,
+      onEscape: (escape) => this.escapes.push(escape),
+      onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),
+    })
+  }
+
+  private expire(): void {
+    this.expired = true
+    for (const child of this.slots) child?.kill('budget')
+  }
+}
+
+/** A child that ended between clauses: the exit record names the clause whose timer did it, if any. */
+function idleDeathEscape(death: ChildDeath): Escape {
+  if (death.exit) return death.exit
+  return { kind: 'child exit', detail: `${endText(death)} between clauses` }
+}
+
+function howItEnded(death: ChildDeath): string {
+  const { ended } = death
+  if (ended.outOfMemory) return 'ran out of memory'
+  if (ended.killed === 'blocked') return `blocked its event loop for over ${Math.round(death.silentMs / 1000)} s and was killed`
+  if (ended.killed === 'deadline') return 'did not settle in time and was killed'
+  if (ended.killed === 'budget') return 'was stopped by the time budget'
+  return ended.signal ? `was killed by ${ended.signal}` : `exited with code ${ended.exitCode}`
+}
+
+function endText(death: ChildDeath): string {
+  const stage = death.exit?.stage ?? death.where?.stage
+  return `the child process running the implementation ${howItEnded(death)}${stage ? ` in stage ${stage}` : ''}${death.exit ? ` (${death.exit.detail})` : ''}`
+}

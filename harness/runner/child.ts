@@ -1,0 +1,104 @@
+/**
+ * The child process `toolreg certify` runs the implementation in: it loads the adapter (or
+ * connects to the protocol server), and checks the clauses the supervisor hands it, one at a
+ * time, under the watchdog and the escape traps, answering with one verdict each. Nothing it
+ * sends is trusted beyond its shape: the supervisor judges deaths, silences and budgets itself.
+ */
+import './watchdog-globals.js' // first: the baseline of globals is taken before the adapter loads
+import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
+import { remoteAdapter } from '../protocol/remote-adapter.js'
+import { seamMismatches } from '../seams.js'
+import { PROPERTIES } from '../../suites/index.js'
+import { HEARTBEAT_MS, type AdapterIdentity, type ChildInit, type FromChild, type ToChild } from './child-messages.js'
+import { jsonSafe } from './json-safe.js'
+import { judgeClause, propertyInfo } from './judge-clause.js'
+import { loadAdapter } from './load-adapter.js'
+import { describeThrown } from './safe-read.js'
+import { infoVerdict, type Verdict } from './verdict.js'
+import { Supervisor } from './watchdog-supervisor.js'
+
+const init = JSON.parse(process.argv[2] ?? '{}') as ChildInit
+
+function send(message: FromChild): void {
+  if (!process.connected) return
+  try {
+    process.send?.(message)
+  } catch {
+    process.send?.(jsonSafe(message, { maxString: 100_000 }) as FromChild)
+  }
+}
+
+const supervisor = new Supervisor({ dir: init.stateDir, blockedAfterMs: init.stallReportMs }, (escape) => send({ type: 'escape', escape }))
+setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
+process.on('disconnect', () => void supervisor.exitCleanly(0))
+
+async function open(): Promise<ConformanceAdapter | undefined> {
+  // The first heartbeat goes out before the adapter's own code runs: from here on, silence means a blocked loop.
+  send({ type: 'beat', cases: 0 })
+  await new Promise((resolve) => setImmediate(resolve))
+  supervisor.propertyStarted({ id: 'adapter', title: 'loading the adapter' })
+  try {
+    const { command, validateProtocol, adapterPath } = init.target
+    return command ? remoteAdapter(command, validateProtocol) : await loadAdapter(adapterPath)
+  } catch (error) {
+    send({ type: 'load-error', error: error instanceof Error ? error.message : describeThrown(error) })
+    return undefined
+  } finally {
+    supervisor.propertyEnded()
+  }
+}
+
+const identityOf = (a: ConformanceAdapter): AdapterIdentity => ({
+  name: a.name,
+  ...(a.version !== undefined ? { version: a.version } : {}),
+  profiles: [...a.profiles],
+  ...(a.seams !== undefined ? { seams: [...a.seams] } : {}),
+})
+
+/** One clear line for an adapter that cannot even build a registry, instead of a failure per clause. */
+async function preflight(adapter: ConformanceAdapter): Promise<FromChild> {
+  supervisor.propertyStarted({ id: 'adapter', title: 'create() and dispose() once' })
+  try {
+    let registry: RegistryUnderTest
+    try {
+      registry = await adapter.create({})
+    } catch (error) {
+      return { type: 'preflight', ok: false, error: `adapter ${adapter.name}: create() threw: ${describeThrown(error)}` }
+    }
+    try {
+      await registry.dispose?.()
+    } catch (error) {
+      return { type: 'preflight', ok: false, error: `adapter ${adapter.name}: dispose() threw: ${describeThrown(error)}` }
+    }
+    return { type: 'preflight', ok: true, seamErrors: await seamMismatches(adapter) }
+  } finally {
+    supervisor.propertyEnded()
+  }
+}
+
+async function check(adapter: ConformanceAdapter, request: Extract<ToChild, { type: 'run' }>): Promise<Verdict> {
+  const property = PROPERTIES.find((p) => p.id === request.clause)
+  if (!property) throw new Error(`no property checks ${request.clause}`)
+  send({ type: 'started', clause: property.id })
+  try {
+    return await judgeClause(property, adapter, { runs: request.runs, seed: request.seed, examples: request.examples, supervisor })
+  } catch (error) {
+    return { ...infoVerdict(propertyInfo(property)), status: 'error', error: `harness error while checking ${property.id}: ${describeThrown(error)}` }
+  }
+}
+
+const adapter = await open()
+if (adapter) {
+  send({ type: 'ready', adapter: identityOf(adapter), properties: PROPERTIES.map(propertyInfo) })
+  let turn = Promise.resolve()
+  process.on('message', (message: ToChild) => {
+    turn = turn.then(async () => {
+      if (message.type === 'preflight') send(await preflight(adapter))
+      else if (message.type === 'run') send({ type: 'verdict', verdict: await check(adapter, message) })
+      else {
+        ;(adapter as { close?: () => void }).close?.()
+        await supervisor.exitCleanly(0)
+      }
+    })
+  })
+}

@@ -1,0 +1,11 @@
+/** The files a verdict leaves on disk, written by whoever judged it: its counterexample, and its corpus entry. */
+import { addToCorpus } from './corpus.js'
+import { writeCounterexample } from './counterexample.js'
+import type { Verdict } from './verdict.js'
+
+export async function persistVerdict(verdict: Verdict, dirs: { counterexampleDir: string; corpusDir?: string | undefined }): Promise<Verdict> {
+  if (!verdict.counterexample) return verdict
+  const file = await writeCounterexample(dirs.counterexampleDir, verdict.counterexample)
+  if (dirs.corpusDir) await addToCorpus(dirs.corpusDir, verdict.counterexample)
+  return { ...verdict, counterexampleFile: file }
+}

@@ -19,6 +19,8 @@ export interface CliTime {
   cpuSeconds: Spread
   /** The largest peak RSS of any one process of the run. */
   peakRssMb: Spread
+  /** `npm run certify -- --clause PRE-1`: what start-up costs a short run. */
+  singleClauseMs: Spread
   exitCodes: number[]
 }
 
@@ -31,11 +33,11 @@ interface Usage {
   exitCode: number
 }
 
-function measured(command: string, args: readonly string[]): Usage {
+export function measured(command: string, args: readonly string[], cwd = process.cwd()): Usage {
   const dir = mkdtempSync(join(tmpdir(), 'toolreg-usage-'))
   const env = { ...process.env, TOOLREG_USAGE_DIR: dir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${PROBE}`.trim() }
   const start = process.hrtime.bigint()
-  const run = spawnSync(command, args, { encoding: 'utf8', env })
+  const run = spawnSync(command, args, { encoding: 'utf8', env, cwd })
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6
   const records = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { userUs: number; systemUs: number; maxRssKb: number })
   rmSync(dir, { recursive: true, force: true })
@@ -47,15 +49,21 @@ function measured(command: string, args: readonly string[]): Usage {
 export function measureCertifyCli(repeats: number, seed: number): CliTime {
   const runs: Usage[] = []
   const bare: number[] = []
+  const single: number[] = []
   for (let r = 0; r < repeats; r++) {
     bare.push(measured(process.execPath, ['-e', '']).wallMs)
-    runs.push(measured('npm', ['run', '--silent', 'certify', '--', '--seed', String(seed + r), '--no-corpus']))
+    runs.push(measured('npm', certifyArgs(seed + r)))
+    single.push(measured('npm', [...certifyArgs(seed + r), '--clause', 'PRE-1']).wallMs)
   }
   return {
     wallMs: spread(runs.map((u) => u.wallMs)),
     bareNodeMs: spread(bare),
     cpuSeconds: spread(runs.map((u) => u.cpuSeconds)),
     peakRssMb: spread(runs.map((u) => u.peakRssMb)),
+    singleClauseMs: spread(single),
     exitCodes: runs.map((u) => u.exitCode),
   }
 }
+
+/** `npm run certify` on the reference at default depth, output to a throwaway corpus. */
+export const certifyArgs = (seed: number) => ['run', '--silent', 'certify', '--', '--seed', String(seed), '--no-corpus']

@@ -9,11 +9,11 @@
  * builds a missing seam itself (a guard loop, an output check, a refusal for an odd answer) is
  * doing the library's job, and its verdicts say nothing about the library.
  */
-import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './adapter.js'
-import { SEAMS, type Seam } from './seam-names.js'
+import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './contract/adapter.js'
+import { SEAMS, type Seam } from './contract/seam-names.js'
 import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
 
-export { SEAMS, type Seam } from './seam-names.js'
+export { SEAMS, type Seam } from './contract/seam-names.js'
 
 
 /** The seams each certifiable clause needs; a clause not listed needs none (it holds for any tool layer). */

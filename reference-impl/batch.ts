@@ -4,7 +4,7 @@
  * order; once the batch's signal aborts no further call starts, and each unstarted call gets an
  * ABORTED_BEFORE_DISPATCH result without entering the pipeline.
  */
-import type { ToolExecutionInput, ToolExecutionMode, ToolExecutionResult } from '../harness/spec.js'
+import type { ToolExecutionInput, ToolExecutionMode, ToolExecutionResult } from '../harness/contract/spec.js'
 import { deepFreeze } from './json/lossless.js'
 import { abortedBeforeDispatch } from './outcomes.js'
 

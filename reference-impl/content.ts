@@ -2,7 +2,7 @@
  * Checks for model-visible pieces that the registry publishes: content blocks and user messages
  * must be well-shaped lossless JSON (OUT-2, META-1, OUT-5). Each check returns a fresh copy or a reason.
  */
-import type { ContentBlock, UserMessage } from '../harness/spec.js'
+import type { ContentBlock, UserMessage } from '../harness/contract/spec.js'
 import { snapshotJson } from './json/lossless.js'
 
 /** A failure is `lossless` when the input was lossless JSON of the wrong shape (OUT-5). */

@@ -3,7 +3,7 @@
  * violate `parameters` ends as INVALID_ARGS before the author's body runs, and the classifier
  * answers exclusive for such arguments. The validator is compiled once, here.
  */
-import type { JsonValue, ToolDefinition, ToolRunContext } from '../harness/spec.js'
+import type { JsonValue, ToolDefinition, ToolRunContext } from '../harness/contract/spec.js'
 import { describeThrown, snapshotJson } from './json/lossless.js'
 import { compileValidator, type Validator } from './json/schema-validator.js'
 

@@ -4,7 +4,7 @@
  * fields are kept for the model-visible layer; unknown extra fields are never read), DEF-3 (the
  * presentation layer, presentCall and presentResult, is never read or called by the registry).
  */
-import type { JsonValue, ToolDefinition } from '../harness/spec.js'
+import type { JsonValue, ToolDefinition } from '../harness/contract/spec.js'
 import { deepFreeze, describeThrown, snapshotJson } from './json/lossless.js'
 import { compileValidator, type Validator } from './json/schema-validator.js'
 

@@ -4,7 +4,7 @@
  * non-function classifier, a throw, any other return, arguments that are not lossless JSON, an
  * unknown or hidden tool; executionMode itself never throws).
  */
-import type { ToolExecutionMode } from '../harness/spec.js'
+import type { ToolExecutionMode } from '../harness/contract/spec.js'
 import { deepFreeze, snapshotJson } from './json/lossless.js'
 import { swallowIfThenable } from './pipeline/abort.js'
 import type { RegistryContext } from './pipeline/call-state.js'

@@ -1,5 +1,5 @@
 /** Builders for the outcomes the registry itself produces. Codes are the SPEC's error codes. */
-import type { ContentBlock, ErrorCode, ToolFailure, ToolSuccess, JsonValue } from '../harness/spec.js'
+import type { ContentBlock, ErrorCode, ToolFailure, ToolSuccess, JsonValue } from '../harness/contract/spec.js'
 
 export function failure(message: string, code?: ErrorCode | string, content?: ContentBlock[]): ToolFailure {
   const error: ToolFailure['error'] = code === undefined ? { message } : { message, code }

@@ -10,7 +10,7 @@ import type {
   PostExecuteListener,
   PreExecuteListener,
   ResultObserver,
-} from '../harness/adapter.js'
+} from '../harness/contract/adapter.js'
 import type {
   ToolDefinition,
   ToolExecutionInput,
@@ -18,7 +18,7 @@ import type {
   ToolExecutionResult,
   ToolGuard,
   ToolSchema,
-} from '../harness/spec.js'
+} from '../harness/contract/spec.js'
 import { runBatch } from './batch.js'
 import { runCodeTool } from './code-mode/run-code.js'
 import { readDefinition, RUN_CODE, type RegisteredTool } from './definition.js'

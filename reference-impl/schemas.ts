@@ -4,7 +4,7 @@
  * at registration), SCH-3 (same registrations, same order, deep-equal output), CODE-3 (in code
  * mode the model-facing list holds only run_code; in both mode it holds both).
  */
-import type { ToolSchema } from '../harness/spec.js'
+import type { ToolSchema } from '../harness/contract/spec.js'
 import type { RegisteredTool } from './definition.js'
 import type { RegistryContext } from './pipeline/call-state.js'
 

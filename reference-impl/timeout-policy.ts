@@ -4,8 +4,8 @@
  * timeoutMs has none) and TMO-2 (at timeoutMs the body's signal aborts, and the outcome becomes
  * TOOL_TIMEOUT only once the body has settled). CAN-4 keeps that TOOL_TIMEOUT as it is.
  */
-import type { ExecuteWrapper } from '../harness/adapter.js'
-import type { ToolExecution } from '../harness/spec.js'
+import type { ExecuteWrapper } from '../harness/contract/adapter.js'
+import type { ToolExecution } from '../harness/contract/spec.js'
 import { failure } from './outcomes.js'
 import type { RegistryContext } from './pipeline/call-state.js'
 

@@ -9,7 +9,7 @@ import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import type { BodyStep, DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
 import { validOutput } from '../harness/arbitraries/outputs.js'
-import type { JsonValue } from '../harness/spec.js'
+import type { JsonValue } from '../harness/contract/spec.js'
 
 const deferring = tool().chain((t) =>
   fc.array(fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))), { minLength: 1, maxLength: 4 }).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),

@@ -9,7 +9,7 @@ import { liveTool } from '../harness/runner/sample-tools.js'
 import type { FinalizeSpec, ToolSpec } from '../harness/scenario/types.js'
 import { contentDesc } from '../harness/arbitraries/values.js'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import type { JsonValue } from '../harness/spec.js'
+import type { JsonValue } from '../harness/contract/spec.js'
 import { isContent } from '../harness/oracle/predict.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>

@@ -8,7 +8,7 @@ import { custom, input } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
 import { withDirect } from './with-direct.js'
-import type { ToolExecution } from '../harness/spec.js'
+import type { ToolExecution } from '../harness/contract/spec.js'
 import type { ApprovalSpec, CallSpec, DecisionSpec, GuardSpec, PostSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
 const wellTypedArgs = fc.oneof(

@@ -5,7 +5,7 @@ import { tool } from '../harness/arbitraries/tools.js'
 import { codeOf, custom } from '../harness/runner/custom-property.js'
 import { judged } from '../harness/runner/scenario-property.js'
 import { liveTool } from '../harness/runner/sample-tools.js'
-import type { JsonValue, ToolExecutionInput } from '../harness/spec.js'
+import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
 import type { CallSpec, ToolSpec } from '../harness/scenario/types.js'
 
 const safeTools = fc.uniqueArray(

@@ -8,7 +8,7 @@ import { buildValue } from '../harness/scenario/values.js'
 import { safeJson } from '../harness/scenario/inspect.js'
 import { losslessText, readOnce } from '../harness/runner/safe-read.js'
 import type { ExtraField, ValueDesc } from '../harness/scenario/types.js'
-import type { RegistryUnderTest, ToolDefinition } from '../harness/adapter.js'
+import type { RegistryUnderTest, ToolDefinition } from '../harness/contract/adapter.js'
 
 const HOST_FIELDS = ['execute', 'output', 'finalizeContent', 'timeoutMs', 'isConcurrencySafe', 'presentCall', 'presentResult']
 

@@ -3,21 +3,21 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
-import { parseSpecClauses } from '../harness/catalogue/parse-spec.js'
-import { CLAUSES } from '../harness/clauses.js'
+import { parseSpecClauses } from '../harness/contract/catalogue/parse-spec.js'
+import { CLAUSES } from '../harness/contract/clauses.js'
 
-const inRepo = readFileSync(new URL('../harness/SPEC.md', import.meta.url), 'utf8')
+const inRepo = readFileSync(new URL('../harness/contract/SPEC.md', import.meta.url), 'utf8')
 const shared = new URL('../../shared/SPEC.md', import.meta.url)
 
 describe('clause catalogue', () => {
-  it('equals the clauses of harness/SPEC.md: ids, levels, profiles and whole rules, in order', () => {
+  it('equals the clauses of harness/contract/SPEC.md: ids, levels, profiles and whole rules, in order', () => {
     const fromSpec = parseSpecClauses(inRepo)
     expect(fromSpec.length).toBeGreaterThan(60)
     expect(CLAUSES.map((c) => ({ ...c }))).toEqual(fromSpec)
     expect(CLAUSES.filter((c) => c.rule.endsWith('…')).map((c) => c.id)).toEqual([])
   })
 
-  it('harness/SPEC.md is the v2 contract, and ../shared/SPEC.md byte for byte wherever that is beside the repo', () => {
+  it('harness/contract/SPEC.md is the v2 contract, and ../shared/SPEC.md byte for byte wherever that is beside the repo', () => {
     expect(inRepo).toMatch(/^## Changes\n- v2 \(2026-12-01\)/m)
     // A clone on its own has no shared folder; CI and the developers' machines have it.
     const copies = existsSync(shared) ? [readFileSync(shared)] : []

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { execa } from 'execa'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLAUSES } from '../harness/clauses.js'
+import { CLAUSES } from '../harness/contract/clauses.js'
 import { npmChromium } from './npm-chromium.js'
 
 let browser: Browser

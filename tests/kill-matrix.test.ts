@@ -2,7 +2,7 @@
 // that its property kills: proof that each property can fail.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLAUSES } from '../harness/clauses.js'
+import { CLAUSES } from '../harness/contract/clauses.js'
 import { killCheck, loadMutants, type KillResult } from '../harness/mutation/kill.js'
 import { PROPERTIES } from '../suites/index.js'
 

@@ -2,7 +2,7 @@
 // one global tool `lookup` and one call to it, unless a case says otherwise.
 import type { CallRecord, Stage, StageEvent, Trace, TraceEvent } from '../harness/scenario/trace.js'
 import { emptyScenario, type Scenario, type ToolSpec } from '../harness/scenario/types.js'
-import type { ToolExecutionResult } from '../harness/spec.js'
+import type { ToolExecutionResult } from '../harness/contract/spec.js'
 import { judge, judgeFindings } from '../harness/oracle/judge.js'
 
 export const tool = (over: Partial<ToolSpec> = {}): ToolSpec => ({

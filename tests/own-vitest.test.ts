@@ -1,5 +1,5 @@
 // The two lines a registry project adds to its own vitest run to gate on conformance.
 import { defineConformanceSuite } from '../harness/vitest.js'
-import reference from '../fixtures/adapters/reference.js'
+import reference from '../reference-impl/adapters/reference.js'
 
 defineConformanceSuite(reference, { runs: 10, seed: 20261130, counterexampleDir: 'reports/counterexamples' })

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa, execaSync } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
-import reference from '../fixtures/adapters/reference.js'
+import reference from '../reference-impl/adapters/reference.js'
 import { killCheck } from '../harness/mutation/kill.js'
 import { connectRemote, type RemoteAdapter } from '../harness/protocol/remote-adapter.js'
 import type { CertifyReport } from '../harness/report/build-report.js'
@@ -87,7 +87,7 @@ describe('toolreg --command', () => {
   }, 30_000)
 
   it('--adapter and --command together are a usage error', async () => {
-    const run = await toolregInProcess('certify', '--adapter', 'fixtures/adapters/reference.ts', '--command', serve())
+    const run = await toolregInProcess('certify', '--adapter', 'reference-impl/adapters/reference.ts', '--command', serve())
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/either --adapter or --command/)
   }, 30_000)

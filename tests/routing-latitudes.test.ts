@@ -2,7 +2,7 @@
 // inversion), each shown on a hand-written case or a property run, beside the fault that must
 // still fail: a latitude is accepted, the rule around it is not loosened.
 import { describe, expect, it } from 'vitest'
-import type { ConformanceAdapter } from '../harness/adapter.js'
+import type { ConformanceAdapter } from '../harness/contract/adapter.js'
 import { plainTool } from '../harness/arbitraries/tools.js'
 import { checkProperty } from '../harness/runner/check-property.js'
 import { runJudged } from '../harness/runner/scenario-property.js'
@@ -11,7 +11,7 @@ import { PROPERTIES } from '../suites/index.js'
 import { referenceStages } from '../reference-impl/index.js'
 import { stop } from '../reference-impl/pipeline/call-state.js'
 import { denied } from '../reference-impl/outcomes.js'
-import reference, { referenceAdapter } from '../fixtures/adapters/reference.js'
+import reference, { referenceAdapter } from '../reference-impl/adapters/reference.js'
 import agentlessAskDenied from '../fixtures/variants/agentless-ask-denied.js'
 import disposedMidCall from '../fixtures/variants/disposed-mid-call-unknown.js'
 import signalByAssignment from '../fixtures/variants/signal-by-assignment.js'

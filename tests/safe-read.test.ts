@@ -4,7 +4,7 @@
 // that throws for a reason of its own is a harness error carrying its stack.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import reference from '../fixtures/adapters/reference.js'
+import reference from '../reference-impl/adapters/reference.js'
 import { bitingProxy } from '../fixtures/hostile-values/support.js'
 import { HOSTILE_VALUES } from '../fixtures/hostile-values/cases.js'
 import { checkProperty, type PropertyVerdict } from '../harness/runner/check-property.js'

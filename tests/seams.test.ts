@@ -1,6 +1,6 @@
 /** Seams: a clause whose seam an adapter lacks is not applicable, never passed; declarations are checked. */
 import { describe, expect, it } from 'vitest'
-import type { ConformanceAdapter, RegistryUnderTest } from '../harness/adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../harness/contract/adapter.js'
 import { buildReport } from '../harness/report/build-report.js'
 import { formatMatrix } from '../harness/report/format-matrix.js'
 import { toMarkdown } from '../harness/report/markdown.js'
@@ -11,9 +11,9 @@ import { checkProperty } from '../harness/runner/check-property.js'
 import { applicable } from '../harness/runner/define-suite.js'
 import { CLAUSE_SEAMS, restrictScenario, seamMismatches, SEAMS, type Seam } from '../harness/seams.js'
 import type { Scenario } from '../harness/scenario/types.js'
-import { CLAUSE_IDS } from '../harness/clauses.js'
+import { CLAUSE_IDS } from '../harness/contract/clauses.js'
 import { PROPERTIES } from '../suites/index.js'
-import reference from '../fixtures/adapters/reference.js'
+import reference from '../reference-impl/adapters/reference.js'
 import guardThrowPasses from '../fixtures/mutants/guard-throw-passes.js'
 
 const without = (adapter: ConformanceAdapter, ...absent: Seam[]): ConformanceAdapter => ({

@@ -5,7 +5,7 @@
 // carries the original case's violation beside the shrunk one's.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import reference from '../fixtures/adapters/reference.js'
+import reference from '../reference-impl/adapters/reference.js'
 import { checkProperty, type Failure } from '../harness/runner/check-property.js'
 import { breaksSameCheck, checkOf, normaliseDetail } from '../harness/runner/check-identity.js'
 import { custom } from '../harness/runner/custom-property.js'

@@ -9,8 +9,8 @@
  * an ignored keyword can only cost skipped cases, never an invalid argument.
  */
 import fc from 'fast-check'
-import { jsonValue } from '../arbitraries/values.js'
-import type { JsonValue } from '../spec.js'
+import { jsonValue } from './values.js'
+import type { JsonValue } from '../contract/spec.js'
 
 type Schema = { [k: string]: unknown }
 

@@ -2,7 +2,7 @@
  * Certification wall time of an adapter at default depth, per suite and in all, and the harness
  * overhead: time per generated case divided by the time spent inside the adapter's execute.
  */
-import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
 import { checkProperty } from '../runner/check-property.js'
 import { DEFAULT_RUNS, runsFor } from '../runner/resolve-run.js'
 import { applicable } from '../runner/define-suite.js'

@@ -3,7 +3,7 @@
  * listener per stage, as ratios to a bare `await body(args)` measured in the same run.
  */
 import { createRegistry } from '../../reference-impl/index.js'
-import type { ToolDefinition } from '../spec.js'
+import type { ToolDefinition } from '../contract/spec.js'
 import { spread, type Spread } from './stats.js'
 
 const body = async (args: unknown) => ({ echoed: args })

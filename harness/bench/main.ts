@@ -6,8 +6,9 @@
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
-import reference from '../../fixtures/adapters/reference.js'
+import reference from '../../reference-impl/adapters/reference.js'
 import { loadMutants } from '../mutation/kill.js'
+import { measureAgainstBaseline } from './baseline-commit.js'
 import { measureCertifyCli } from './certify-cli.js'
 import { measureCertifyTime } from './certify-time.js'
 import { measureDetection } from './detection.js'
@@ -18,6 +19,12 @@ import { fmt } from './stats.js'
 const quick = process.argv.includes('--quick')
 const repeats = quick ? 1 : 3
 const seeds = quick ? [1, 2, 3] : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+const baselineAt = process.argv.indexOf('--baseline-ref')
+const baselineRef = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined
+if (baselineAt >= 0 && (baselineRef === undefined || baselineRef.startsWith('--'))) {
+  console.error('bench: --baseline-ref needs a git commit or branch, e.g. --baseline-ref main')
+  process.exit(2)
+}
 
 const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`)
 
@@ -28,6 +35,8 @@ progress('certification time of the reference (in process, per suite)')
 const certifyTime = await measureCertifyTime(reference, repeats, 1)
 progress('certification time of the reference (toolreg certify, as a user runs it)')
 const certifyCli = measureCertifyCli(repeats, 1)
+if (baselineRef) progress(`npm run certify here and at ${baselineRef}, interleaved`)
+const baseline = baselineRef ? measureAgainstBaseline(baselineRef, repeats, 1) : undefined
 progress('cost of the run_code sandbox')
 const sandboxCost = await measureSandboxCost(repeats, quick ? 5 : 20)
 progress(`runs-to-detection over ${seeds.length} seeds`)
@@ -41,7 +50,7 @@ const commit = (() => {
   }
 })()
 const machine = { cpus: cpus().length, loadAverage1m: { start: loadBefore, end: loadavg()[0]! } }
-const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, sandboxCost, detection }
+const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, baseline, sandboxCost, detection }
 await mkdir('reports', { recursive: true })
 await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 
@@ -58,6 +67,10 @@ const lines = [
   `| bare \`node -e ''\` start (process wall time) | ${fmt(certifyCli.bareNodeMs, 0, ' ms')} |`,
   `| \`npm run certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ${fmt(certifyCli.wallMs, 0, ' ms')} (×${(certifyCli.wallMs.median / certifyTime.totalMs.median).toFixed(2)} the in-process time) |`,
   `| \`npm run certify\`: CPU seconds (all its Node processes) / peak RSS (largest process) | ${fmt(certifyCli.cpuSeconds, 1, ' s')} / ${fmt(certifyCli.peakRssMb, 0, ' MB')} |`,
+  `| \`npm run certify -- --clause PRE-1\` (one clause: mostly start-up) | ${fmt(certifyCli.singleClauseMs, 0, ' ms')} |`,
+  ...(baseline
+    ? [`| \`npm run certify\` here / at ${baseline.ref} (${baseline.commit}), interleaved | ${fmt(baseline.currentMs, 0, ' ms')} / ${fmt(baseline.baselineMs, 0, ' ms')} (×${baseline.ratio.toFixed(2)}) |`]
+    : []),
   `| the same properties in process, default depth (sum of the suites below) | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
   `| one \`run_code\` call with one sub-call (sandbox thread + QuickJS) / the tool called natively | ${fmt(sandboxCost.runCodeMs, 2, ' ms')} / ${fmt(sandboxCost.nativeMs, 3, ' ms')} (×${fmt(sandboxCost.ratio, 0)}) |`,
   `| harness overhead (case time / time in execute) | ×${fmt(certifyTime.harnessOverhead, 1)} |`,

@@ -3,10 +3,10 @@
  * whole schema with ajv (what the generator cannot honour is skipped, never passed on).
  */
 import type fc from 'fast-check'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import { describeThrown } from '../runner/safe-read.js'
 import { ToolModuleError } from './load-tool.js'
-import { ignoredKeywords, schemaArbitrary } from './schema-arbitrary.js'
+import { ignoredKeywords, schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 import { edgeInstances } from './schema-edges.js'
 import { compileSchema } from './schema-validator.js'
 

@@ -4,7 +4,7 @@
  * The outcome keeps a JSON snapshot of the value taken when the call settled, so later changes
  * to a value the tool still holds cannot blur a comparison.
  */
-import type { JsonValue, ToolDefinition, ToolRunContext } from '../spec.js'
+import type { JsonValue, ToolDefinition, ToolRunContext } from '../contract/spec.js'
 import { frozenJson, recordingJson, recordingObject, type WriteLog } from './recording-proxy.js'
 
 export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: { message: string; code?: string } }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { documentValidator } from '../json-schema.js'
 import { writeAtomically } from '../report/write-file.js'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import { CLAIM_IDS, type ClaimId, type ClaimVerdict, type Violation } from './types.js'
 
 

@@ -4,7 +4,7 @@
  * limits the checks.
  */
 import fc from 'fast-check'
-import type { JsonValue, ToolDefinition } from '../spec.js'
+import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 import { argumentsFor, type ArgumentsGenerator } from './arguments.js'
 import { claimRun, type SavedCase } from './claim-runs.js'
 import { withFewerCalls } from './fewer-calls.js'

@@ -3,7 +3,7 @@
  * a shrunk case is written as JSON, and — for a replay — how a saved case becomes the
  * property's values again (CLM-2's with a scheduler that follows the recorded release order).
  */
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import { replayScheduler } from '../runner/replay-scheduler.js'
 import type { AbortPoint } from './abort-points.js'
 import type { ArgumentsGenerator } from './arguments.js'

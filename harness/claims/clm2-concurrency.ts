@@ -6,7 +6,7 @@
  * outcomes and the final state equal some sequential order of those other calls alone.
  */
 import fc from 'fast-check'
-import type { JsonValue, ToolDefinition } from '../spec.js'
+import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 import type { ArgumentsGenerator } from './arguments.js'
 import { callTool } from './call-tool.js'
 import { describeRun } from './describe-run.js'

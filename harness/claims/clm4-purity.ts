@@ -4,7 +4,7 @@
  * presentCall and presentResult are pure. One generated argument per case, on a fresh setup().
  */
 import fc from 'fast-check'
-import type { JsonValue, ToolDefinition, ToolExecutionResult } from '../spec.js'
+import type { JsonValue, ToolDefinition, ToolExecutionResult } from '../contract/spec.js'
 import type { ArgumentsGenerator } from './arguments.js'
 import { callTool, jsonSnapshot, type CallOutcome } from './call-tool.js'
 import { purityViolations, type PurityCheck } from './purity.js'

@@ -5,7 +5,7 @@
  * still refutes the claim, until none does.
  */
 import fc from 'fast-check'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import type { ArgumentsGenerator } from './arguments.js'
 import { concurrencyProperty } from './clm2-concurrency.js'
 import { runClaim } from './run-claim.js'

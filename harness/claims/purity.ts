@@ -4,7 +4,7 @@
  * and leave observe() unchanged.
  */
 import { isDeepStrictEqual } from 'node:util'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import { jsonSnapshot } from './call-tool.js'
 import { describeThrown } from '../runner/safe-read.js'
 import type { WriteLog } from './recording-proxy.js'

@@ -8,7 +8,7 @@
  * Only attempts that would change something are recorded: re-freezing, or deleting a key that
  * is not there, is not a write.
  */
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 
 export interface WriteAttempt {
   /** set, defineProperty, deleteProperty or setPrototypeOf. */

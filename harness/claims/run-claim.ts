@@ -5,7 +5,7 @@
  * harness bugs are rethrown: they are not verdicts.
  */
 import fc from 'fast-check'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import type { ClaimSettings } from './settings.js'
 import type { Stalls } from './settle-within.js'
 import type { ClaimId, ClaimVerdict } from './types.js'

@@ -3,8 +3,8 @@
  * properties only, shortest arrays and strings, numbers nearest 0) and the fullest (every
  * property, one item in every array). Either may miss the schema; callers keep the valid ones.
  */
-import type { JsonValue } from '../spec.js'
-import { isObject, merge, resolveRef, typesOf } from './schema-arbitrary.js'
+import type { JsonValue } from '../contract/spec.js'
+import { isObject, merge, resolveRef, typesOf } from '../arbitraries/schema-arbitrary.js'
 
 export function edgeInstances(schema: unknown): JsonValue[] {
   const sparse = instance(schema, schema, false, 0)

@@ -3,7 +3,7 @@
  * setup(), and whether one of them matches what the concurrent run produced.
  */
 import { isDeepStrictEqual } from 'node:util'
-import type { JsonValue } from '../spec.js'
+import type { JsonValue } from '../contract/spec.js'
 import { callTool, type CallOutcome } from './call-tool.js'
 import { permutations } from './permutations.js'
 import { settleWithin, type Stalls } from './settle-within.js'

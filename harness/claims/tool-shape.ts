@@ -1,4 +1,4 @@
-/** Whether a value has the ToolDefinition shape (harness/spec.ts); the first problem found, else undefined. */
+/** Whether a value has the ToolDefinition shape (harness/contract/spec.ts); the first problem found, else undefined. */
 export function toolShapeProblem(def: unknown): string | undefined {
   if (typeof def !== 'object' || def === null) return 'is not an object'
   const d = def as Record<string, unknown>

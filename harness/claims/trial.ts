@@ -2,7 +2,7 @@
  * One trial's environment: a fresh setup(), the definition built for it, observe() snapshots, and
  * teardown() whatever happens. A lifecycle hook that throws is an EnvironmentError, never a verdict.
  */
-import type { JsonValue, ToolDefinition } from '../spec.js'
+import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 import { describeThrown } from '../runner/safe-read.js'
 import type { ClaimHarness, ToolLifecycle } from './types.js'
 import { EnvironmentError } from './violation.js'

@@ -2,7 +2,7 @@
  * The claims checker's data: what a tool module may export, what a trial hands its setup(), and
  * the verdicts. Verdicts are values; formatting them is the report's job.
  */
-import type { JsonValue, ToolDefinition } from '../spec.js'
+import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 
 /** What setup() receives: the checker's handle on the environment's await points. */
 export interface ClaimHarness {

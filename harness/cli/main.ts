@@ -1,6 +1,6 @@
 /** The `toolreg` command line: parse, dispatch, and map every error to its exit code. */
 import { parseArgs } from 'node:util'
-import { CLAUSES } from '../clauses.js'
+import { CLAUSES } from '../contract/clauses.js'
 import { parseShard } from '../runner/shard.js'
 import { writableTarget } from '../report/write-file.js'
 import { USAGE, UsageError } from './usage.js'

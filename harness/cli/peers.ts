@@ -1,5 +1,5 @@
 /**
- * `toolreg peers`: certify every shipped peer adapter (fixtures/adapters/peers/index.ts) and write
+ * `toolreg peers`: certify every shipped peer adapter (reference-impl/adapters/peers/index.ts) and write
  * the matrix clause × library@version — passed, failed (with its shrunk counterexample), or not
  * applicable (which seam is missing) — to reports/peer-matrix.md, and into the README between its
  * peer-matrix markers with `--readme`. With `--baseline`, each library's known-failures file gates
@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execa } from 'execa'
-import { CLAUSES } from '../clauses.js'
+import { CLAUSES } from '../contract/clauses.js'
 import type { CertifyReport, ClauseVerdict } from '../report/build-report.js'
-import { PEERS, type PeerEntry } from '../../fixtures/adapters/peers/index.js'
+import { PEERS, type PeerEntry } from '../../reference-impl/adapters/peers/index.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const MATRIX_FILE = 'reports/peer-matrix.md'

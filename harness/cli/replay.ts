@@ -1,5 +1,5 @@
 /** `toolreg replay`: re-run exactly one saved counterexample (its case and its schedule). */
-import type { ConformanceAdapter } from '../adapter.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
 import { remoteAdapter, type RemoteAdapter } from '../protocol/remote-adapter.js'
 import { readCounterexample, type CounterexampleFile } from '../runner/counterexample.js'
 import type { ConformanceProperty } from '../runner/property.js'

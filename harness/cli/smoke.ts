@@ -4,7 +4,7 @@ import { loadAdapter } from '../runner/load-adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { liveTool } from '../runner/sample-tools.js'
 import { show } from '../runner/safe-read.js'
-import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
 
 export async function smoke(adapterPath: string | undefined, remote?: { command: string; validateProtocol: boolean }): Promise<number> {
   const adapter = remote ? remoteAdapter(remote.command, remote.validateProtocol) : await loadAdapter(adapterPath)

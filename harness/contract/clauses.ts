@@ -1,7 +1,7 @@
 /**
  * Every clause of SPEC.md: id, level, profile and its whole rule. Reports list them all, so no
  * clause can silently vanish. CLM clauses belong to the claims checker, not to certification.
- * The table is generated from harness/SPEC.md (`npx tsx harness/catalogue/generate.ts`) and
+ * The table is generated from harness/contract/SPEC.md (`npx tsx harness/contract/catalogue/generate.ts`) and
  * tests/clauses.test.ts checks it against that text.
  */
 import type { Profile } from './adapter.js'

@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ConformanceAdapter } from '../adapter.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
 import { checkProperty } from '../runner/check-property.js'
 import { applicable } from '../runner/define-suite.js'
 import type { ConformanceProperty } from '../runner/property.js'

@@ -3,7 +3,7 @@
  * and its reservedNames, as one frozen object (so the harness's copy is frozen too and its
  * methods are function handles).
  */
-import type { RegistryUnderTest } from '../adapter.js'
+import type { RegistryUnderTest } from '../contract/adapter.js'
 
 export const REGISTRY_METHODS = [
   'agent', 'register', 'guard', 'onPreExecute', 'onExecute', 'onPostExecute', 'onResult', 'schemas', 'executionMode', 'execute',

@@ -7,7 +7,7 @@
  * property it happened in is reported with that reason — and the one after starts a new server:
  * a crash costs one property, not the run.
  */
-import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { AdapterLoadError } from '../runner/load-adapter.js'
 import { Connection, type ConnectionOptions } from './connection.js'
 

@@ -3,7 +3,7 @@
  * server on standard input and output, so a TypeScript registry needs no code of its own to be
  * certified out of process (fixtures/remote/reference-server.ts is this plus an import).
  */
-import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { PROTOCOL_VERSION, type Hello, type Request, type Welcome } from './messages.js'
 import { Peer } from './peer.js'
 import { ProtocolError } from './protocol-error.js'

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { documentValidator } from '../json-schema.js'
 import { parse as parseYaml } from 'yaml'
-import { CLAUSE_IDS } from '../clauses.js'
+import { CLAUSE_IDS } from '../contract/clauses.js'
 import type { CertifyReport } from './build-report.js'
 
 

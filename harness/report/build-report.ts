@@ -3,8 +3,8 @@
  * untested (with the reason) or not-applicable to the declared profiles. Formats come later.
  */
 import { relative } from 'node:path'
-import type { ConformanceAdapter } from '../adapter.js'
-import { CLAUSES, type Clause } from '../clauses.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
+import { CLAUSES, type Clause } from '../contract/clauses.js'
 import { formatShard, shardOf, type Shard } from '../runner/shard.js'
 import type { ChildEnd, Verdict } from '../runner/verdict.js'
 import type { CoverageSummary } from './coverage.js'

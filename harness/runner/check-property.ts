@@ -6,7 +6,7 @@
  * original failure; a check that throws for a reason of its own is a harness error, not a verdict.
  */
 import fc from 'fast-check'
-import type { ConformanceAdapter } from '../adapter.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import { breaksSameCheck, checkOf } from './check-identity.js'

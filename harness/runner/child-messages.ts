@@ -3,8 +3,8 @@
  * over Node's IPC channel. The child also leaves files for the case it cannot send anything
  * (watchdog-record.ts): a blocked event loop, a process.exit, a sudden death.
  */
-import type { Profile } from '../adapter.js'
-import type { Seam } from '../seam-names.js'
+import type { Profile } from '../contract/adapter.js'
+import type { Seam } from '../contract/seam-names.js'
 import type { CorpusCase } from './corpus.js'
 import type { PropertyInfo, Verdict } from './verdict.js'
 import type { Escape } from './watchdog-record.js'

@@ -5,7 +5,7 @@
  * sends is trusted beyond its shape: the supervisor judges deaths, silences and budgets itself.
  */
 import './watchdog-globals.js' // first: the baseline of globals is taken before the adapter loads
-import type { ConformanceAdapter, RegistryUnderTest } from '../adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { seamMismatches } from '../seams.js'
 import { PROPERTIES } from '../../suites/index.js'

@@ -4,11 +4,11 @@
  * violations of its own clause; an adapter that fails to build a registry is an adapter error.
  */
 import type fc from 'fast-check'
-import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../adapter.js'
-import { clauseById } from '../clauses.js'
+import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
+import { clauseById } from '../contract/clauses.js'
 import type { Violation } from '../oracle/judge.js'
 import { describeThrown } from './safe-read.js'
-import type { ToolExecutionInput } from '../spec.js'
+import type { ToolExecutionInput } from '../contract/spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import { HarnessError, ImplementationFault } from './safe-read.js'
 

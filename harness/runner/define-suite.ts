@@ -9,7 +9,7 @@
  * its clause through the same function as certify's children.
  */
 import { describe, test } from 'vitest'
-import type { ConformanceAdapter } from '../adapter.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
 import { PROPERTIES, SUITES } from '../../suites/index.js'
 import type { Shard } from './shard.js'
 import { loadCorpus } from './corpus.js'

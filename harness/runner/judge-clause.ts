@@ -3,7 +3,7 @@
  * escapes the supervision caught after the cases (a late timer, changed globals), and a failure's
  * counterexample inline. Both the certify child and `defineConformanceSuite` judge through here.
  */
-import type { ConformanceAdapter } from '../adapter.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import { checkProperty } from './check-property.js'
 import { toFile } from './counterexample.js'

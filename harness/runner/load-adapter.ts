@@ -2,13 +2,13 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { PROFILES, type ConformanceAdapter } from '../adapter.js'
+import { PROFILES, type ConformanceAdapter } from '../contract/adapter.js'
 import { describeThrown } from './safe-read.js'
 
 export class AdapterLoadError extends Error {}
 
 /** The bundled reference adapter, relative to this file. */
-export const REFERENCE_ADAPTER = new URL('../../fixtures/adapters/reference.ts', import.meta.url)
+export const REFERENCE_ADAPTER = new URL('../../reference-impl/adapters/reference.ts', import.meta.url)
 
 export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   const url = path === undefined ? REFERENCE_ADAPTER.href : pathToFileURL(resolve(path)).href

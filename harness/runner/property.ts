@@ -4,8 +4,8 @@
  * checks them; reporters read the verdicts.
  */
 import type fc from 'fast-check'
-import type { ConformanceAdapter, Profile } from '../adapter.js'
-import type { Level } from '../clauses.js'
+import type { ConformanceAdapter, Profile } from '../contract/adapter.js'
+import type { Level } from '../contract/clauses.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 

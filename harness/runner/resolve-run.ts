@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path'
 import { availableParallelism } from 'node:os'
-import type { ConformanceAdapter } from '../adapter.js'
-import { CLAUSE_IDS } from '../clauses.js'
+import type { ConformanceAdapter } from '../contract/adapter.js'
+import { CLAUSE_IDS } from '../contract/clauses.js'
 import { missingSeam } from '../seams.js'
 import { inShard, type Shard } from './shard.js'
 

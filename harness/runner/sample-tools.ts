@@ -1,6 +1,6 @@
 /** Small live tool definitions for custom properties (scenario-driven suites use the interpreter). */
 import { ANY_SCHEMA } from '../arbitraries/outputs.js'
-import type { JsonValue, ToolDefinition } from '../spec.js'
+import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 
 export function liveTool(name: string, overrides: Partial<ToolDefinition> & Record<PropertyKey, unknown> = {}): ToolDefinition {
   return {

@@ -4,8 +4,8 @@
  * given), and records a trace. It judges nothing: the oracle and the suites read the trace.
  */
 import type { Scheduler } from 'fast-check'
-import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../adapter.js'
-import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../spec.js'
+import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
+import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../contract/spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../runner/safe-read.js'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'

@@ -1,5 +1,5 @@
 /** What running a scenario recorded: stage events in order, and each call's outcome. */
-import type { ToolExecutionResult } from '../spec.js'
+import type { ToolExecutionResult } from '../contract/spec.js'
 
 export type Stage = 'pre' | 'approval' | 'guard' | 'wrapper' | 'body' | 'post' | 'finalize' | 'observer'
 

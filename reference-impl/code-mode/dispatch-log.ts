@@ -3,8 +3,8 @@
  * a sub-call's content that is persisted; a throwing listener or an invalid rewrite leaves the
  * original content logged.
  */
-import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/adapter.js'
-import type { ContentBlock } from '../../harness/spec.js'
+import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/contract/adapter.js'
+import type { ContentBlock } from '../../harness/contract/spec.js'
 import { checkContent } from '../content.js'
 import { deepFreeze } from '../json/lossless.js'
 import { runWaterfall } from '../pipeline/waterfall.js'

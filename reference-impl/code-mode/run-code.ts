@@ -7,8 +7,8 @@
  * the body settles only after its in-flight sub-calls have settled). The program runs in a
  * WebAssembly sandbox (sandbox.ts) that holds nothing of the host.
  */
-import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/adapter.js'
-import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../../harness/spec.js'
+import type { CodeDispatchLogListener, CodeDispatchRecord } from '../../harness/contract/adapter.js'
+import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../../harness/contract/spec.js'
 import { RUN_CODE } from '../definition.js'
 import { DEFAULT_LIMITS, ProgramError, runSandboxed, type SubCallReply } from './sandbox.js'
 

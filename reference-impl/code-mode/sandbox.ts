@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { JsonValue } from '../../harness/spec.js'
+import type { JsonValue } from '../../harness/contract/spec.js'
 
 export type SubCallReply = { ok: true; value: JsonValue } | { ok: false; message: string; code?: string }
 

@@ -4,7 +4,7 @@
  * (BigInt, cycles, functions, symbols, undefined, NaN, -0, sparse arrays, Map, class instances,
  * throwing accessors, symbol or non-enumerable keys) is refused with the path where it was found.
  */
-import type { JsonValue } from '../../harness/spec.js'
+import type { JsonValue } from '../../harness/contract/spec.js'
 
 export type Snapshot = { ok: true; value: JsonValue } | { ok: false; path: string; reason: string }
 

@@ -4,7 +4,7 @@
  * costs a map lookup and ajv's own cache does not grow with every registration.
  */
 import AjvModule, { type ValidateFunction } from 'ajv'
-import type { JsonValue } from '../../harness/spec.js'
+import type { JsonValue } from '../../harness/contract/spec.js'
 
 const Ajv = AjvModule.default ?? AjvModule
 const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: true })

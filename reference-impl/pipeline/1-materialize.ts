@@ -5,7 +5,7 @@
  * CAN-1 (a signal aborted at entry), CODE-1 and CODE-5 (a parent-less native call in code mode is
  * UNKNOWN_TOOL before any policy), FIN-1 (the tool, and so its finalizer, is fixed at entry).
  */
-import type { ToolExecution, ToolExecutionResult } from '../../harness/spec.js'
+import type { ToolExecution, ToolExecutionResult } from '../../harness/contract/spec.js'
 import type { RegisteredTool } from '../definition.js'
 import { deepFreeze, snapshotJson } from '../json/lossless.js'
 import { abortedBeforeDispatch, failure, invalidArgs, unknownTool } from '../outcomes.js'

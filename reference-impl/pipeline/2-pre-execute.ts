@@ -5,7 +5,7 @@
  * never abandoned; the caller re-checks cancellation after), PRE-7 (scoped listeners, chosen at
  * entry), PRE-8 (idempotent next).
  */
-import type { PreToolDecision } from '../../harness/spec.js'
+import type { PreToolDecision } from '../../harness/contract/spec.js'
 import type { CallState, PreOutcome } from './call-state.js'
 
 export type { PreOutcome } from './call-state.js'

@@ -5,7 +5,7 @@
  * throw, a rejection or a caller abort while pending means the body never runs). APR-3 holds
  * because a granted approval only leads on to the guards.
  */
-import type { ApprovalRequest, ApprovalService } from '../../harness/adapter.js'
+import type { ApprovalRequest, ApprovalService } from '../../harness/contract/adapter.js'
 import { aborted, denied, failure } from '../outcomes.js'
 import { ABORTED, untilAborted } from './abort.js'
 import { PASS, stop, type CallState, type Gate } from './call-state.js'

@@ -9,7 +9,7 @@
  * PRE-8 (each level's next() is idempotent), IN-1 (the body is the one fixed at entry, called with
  * the frozen arguments).
  */
-import type { ToolExecutionResult, ToolRunContext, UserMessage } from '../../harness/spec.js'
+import type { ToolExecutionResult, ToolRunContext, UserMessage } from '../../harness/contract/spec.js'
 import { checkContent, checkContext } from '../content.js'
 import { deepFreeze } from '../json/lossless.js'
 import { aborted, failure } from '../outcomes.js'

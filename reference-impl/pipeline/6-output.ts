@@ -5,7 +5,7 @@
  * INVALID_TOOL_OUTPUT), OUT-3 (a thrown body becomes model-readable text), OUT-4 (a thrown value's
  * own string `code` is kept), EXE-4 (a wrapper's made-up success goes through the same path).
  */
-import type { JsonValue, ToolExecutionResult } from '../../harness/spec.js'
+import type { JsonValue, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { checkContent } from '../content.js'
 import { deepFreeze, describeThrown, snapshotJson } from '../json/lossless.js'
 import { failure, invalidOutput, success } from '../outcomes.js'

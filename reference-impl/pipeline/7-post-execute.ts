@@ -6,7 +6,7 @@
  * (idempotent next, via the shared waterfall), OUT-5 (content or
  * contexts of the wrong shape are INVALID_TOOL_OUTPUT).
  */
-import type { JsonValue, PostToolDecision, ToolExecutionResult, UserMessage } from '../../harness/spec.js'
+import type { JsonValue, PostToolDecision, ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
 import { checkContent, checkContexts } from '../content.js'
 import { deepFreeze } from '../json/lossless.js'
 import { failure, invalidOutput } from '../outcomes.js'

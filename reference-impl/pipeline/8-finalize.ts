@@ -5,7 +5,7 @@
  * content), FIN-4 (a throw is not retried and yields an error, never the unfinalized success),
  * META-1 (finalizer output that is not lossless JSON is an error at the source).
  */
-import type { ToolExecutionResult } from '../../harness/spec.js'
+import type { ToolExecutionResult } from '../../harness/contract/spec.js'
 import { checkContent } from '../content.js'
 import { describeThrown } from '../json/lossless.js'
 import { failure } from '../outcomes.js'

@@ -6,8 +6,8 @@
  * concluded), RES-1 and RES-4 (observers are notified once, in order, with the very object execute
  * resolves with; one that throws changes nothing).
  */
-import type { ResultObserver } from '../../harness/adapter.js'
-import type { ToolExecution, ToolExecutionResult, UserMessage } from '../../harness/spec.js'
+import type { ResultObserver } from '../../harness/contract/adapter.js'
+import type { ToolExecution, ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
 import { checkContent, checkContexts } from '../content.js'
 import { deepFreeze, snapshotJson } from '../json/lossless.js'
 import { failure } from '../outcomes.js'

@@ -10,9 +10,9 @@ import type {
   PostExecuteListener,
   PreExecuteListener,
   ResultObserver,
-} from '../../harness/adapter.js'
-import type { CodeDispatchRecord } from '../../harness/adapter.js'
-import type { PreToolDecision, ToolExecution, ToolExecutionResult, ToolGuard, UserMessage } from '../../harness/spec.js'
+} from '../../harness/contract/adapter.js'
+import type { CodeDispatchRecord } from '../../harness/contract/adapter.js'
+import type { PreToolDecision, ToolExecution, ToolExecutionResult, ToolGuard, UserMessage } from '../../harness/contract/spec.js'
 import type { RegisteredTool } from '../definition.js'
 import type { HookList, ToolTable } from '../layers.js'
 

@@ -2,7 +2,7 @@
  * Rules on outcomes that the run applies between stages: CAN-3 (a cancelled success becomes
  * ABORTED), CAN-4 (only successes are replaced), CTX-1 (deferred contexts attached in order).
  */
-import type { ToolExecutionResult, UserMessage } from '../../harness/spec.js'
+import type { ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
 import { aborted } from '../outcomes.js'
 
 /** CAN-3, CAN-4: after an abort, a success becomes ABORTED; every other outcome stays. */

@@ -5,7 +5,7 @@
  * CAN-4 (only successes are replaced), CTX-1 (deferred contexts ride on the outcome), FIN-2
  * (finalize runs exactly once for a routed call), RES-1 (observers once, after finalization).
  */
-import type { ToolExecutionResult, UserMessage } from '../../harness/spec.js'
+import type { ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
 import { aborted, failure } from '../outcomes.js'
 import type { CallState, Gate, RegistryContext, Stages } from './call-state.js'
 

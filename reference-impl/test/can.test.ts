@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ApprovalOutcome } from '../../harness/spec.js'
+import type { ApprovalOutcome } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, deferred, flush, tool, traceStages, tracedTool, type Stage } from './helpers.js'
 import { codeOf, numberOutput } from './helpers-outcome.js'

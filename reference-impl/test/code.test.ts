@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue, ToolDefinition, ToolExecution } from '../../harness/spec.js'
+import type { JsonValue, ToolDefinition, ToolExecution } from '../../harness/contract/spec.js'
 import { codeProgram, createRegistry, type ToolRegistry } from '../index.js'
 import { call, tool, traceStages, tracedTool, type Stage } from './helpers.js'
 import { codeOf, numberOutput } from './helpers-outcome.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolDefinition, ToolExecutionResult, UserMessage } from '../../harness/spec.js'
+import type { ToolDefinition, ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
 import { codeProgram, createRegistry } from '../index.js'
 import { call, deferred, flush, tool } from './helpers.js'
 import { codeOf, numberOutput } from './helpers-outcome.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue, ToolDefinition } from '../../harness/spec.js'
+import type { JsonValue, ToolDefinition } from '../../harness/contract/spec.js'
 import { createRegistry, defineTool } from '../index.js'
 import { call, tool } from './helpers.js'
 import { asAny, errorCode } from './helpers-policy.js'

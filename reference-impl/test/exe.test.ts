@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue, ToolExecutionResult } from '../../harness/spec.js'
+import type { JsonValue, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, deferred, tool } from './helpers.js'
 import { numberOutput } from './helpers-outcome.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolGuard } from '../../harness/spec.js'
+import type { ToolGuard } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, tool, tracedTool, type Stage } from './helpers.js'
 import { asAny, recordingApproval } from './helpers-policy.js'

@@ -1,5 +1,5 @@
 /** Helpers shared by the outcome-side tests (OUT, META, PST, FIN, RES, routing). */
-import type { ContentBlock, JsonValue, ToolExecutionResult } from '../../harness/spec.js'
+import type { ContentBlock, JsonValue, ToolExecutionResult } from '../../harness/contract/spec.js'
 
 /** An output definition whose value is `{ n: number }`, rendered as `n=<n>`. */
 export const numberOutput = {

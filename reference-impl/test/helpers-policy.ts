@@ -3,8 +3,8 @@
  * service, casts for deliberately malformed values, and a controllable body that measures overlap
  * for the batch driver.
  */
-import type { ApprovalRequest, ApprovalService } from '../../harness/adapter.js'
-import type { ApprovalOutcome, JsonValue, PreToolDecision, ToolDefinition, ToolExecutionResult } from '../../harness/spec.js'
+import type { ApprovalRequest, ApprovalService } from '../../harness/contract/adapter.js'
+import type { ApprovalOutcome, JsonValue, PreToolDecision, ToolDefinition, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { deferred, tool, type Deferred } from './helpers.js'
 
 /** Treats a deliberately malformed value as the type a hook or service must return. */

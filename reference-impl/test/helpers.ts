@@ -2,7 +2,7 @@
  * Shared helpers for the example-based tests: a valid tool factory, a call factory, deferreds and
  * a stage-trace recorder that marks every pipeline stage a call passes through.
  */
-import type { ToolDefinition, ToolExecutionInput, JsonValue } from '../../harness/spec.js'
+import type { ToolDefinition, ToolExecutionInput, JsonValue } from '../../harness/contract/spec.js'
 import type { ToolRegistry } from '../index.js'
 
 export type { ToolRegistry }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolDefinition, ToolExecutionResult } from '../../harness/spec.js'
+import type { ToolDefinition, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry, defineTool, type ToolRegistry } from '../index.js'
 import { call, deferred, tool } from './helpers.js'
 import { asJson, badBlock, nonLossless, numberOutput } from './helpers-outcome.js'

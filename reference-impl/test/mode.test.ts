@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult } from '../../harness/spec.js'
+import type { JsonValue, ToolDefinition, ToolExecutionInput, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry, defineTool } from '../index.js'
 import { call, flush, tool } from './helpers.js'
 import { asAny, ControlledBodies, errorCode } from './helpers-policy.js'

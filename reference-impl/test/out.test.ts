@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue } from '../../harness/spec.js'
+import type { JsonValue } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, tool } from './helpers.js'
 import { asJson, codeOf, nonLossless, numberOutput } from './helpers-outcome.js'

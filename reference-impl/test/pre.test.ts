@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PreToolDecision } from '../../harness/spec.js'
+import type { PreToolDecision } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, deferred, flush, tool, traceStages, tracedTool, type Stage } from './helpers.js'
 import { asAny, asDecision, recordingApproval } from './helpers-policy.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PostToolDecision, ToolDefinition, ToolExecutionResult } from '../../harness/spec.js'
+import type { PostToolDecision, ToolDefinition, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, deferred, tool } from './helpers.js'
 import { codeOf, isDeepFrozen, numberOutput } from './helpers-outcome.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolExecution, ToolExecutionResult } from '../../harness/spec.js'
+import type { ToolExecution, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, tool } from './helpers.js'
 import { isDeepFrozen, numberOutput } from './helpers-outcome.js'

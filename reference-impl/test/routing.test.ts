@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ApprovalOutcome, ToolDefinition, ToolExecutionResult } from '../../harness/spec.js'
+import type { ApprovalOutcome, ToolDefinition, ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry, defineTool, type RegistryOptions, type ToolRegistry } from '../index.js'
 import { call, deferred, tool, traceStages, tracedTool, type Stage } from './helpers.js'
 import { codeOf, numberOutput } from './helpers-outcome.js'

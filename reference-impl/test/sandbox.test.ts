@@ -2,7 +2,7 @@
 // Each escape attempt must end as an error outcome (or, for a probe, see nothing), and the host
 // must be unchanged afterwards. Asserted on outcome kinds, codes and values, never on messages.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ToolExecutionResult } from '../../harness/spec.js'
+import type { ToolExecutionResult } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { call, tool } from './helpers.js'
 import { codeOf } from './helpers-outcome.js'

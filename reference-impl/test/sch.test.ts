@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonValue, ToolDefinition } from '../../harness/spec.js'
+import type { JsonValue, ToolDefinition } from '../../harness/contract/spec.js'
 import { createRegistry } from '../index.js'
 import { tool } from './helpers.js'
 import { asAny } from './helpers-policy.js'

@@ -1,5 +1,5 @@
 /** The check-tool report as data: every CLM clause with its verdict, and the exit code it implies. */
-import { clauseById } from '../../clauses.js'
+import { clauseById } from '../../contract/clauses.js'
 import type { ClaimsResult, ToolDeclarations } from '../check-claims.js'
 import type { ClaimStatus, ClaimVerdict } from '../types.js'
 

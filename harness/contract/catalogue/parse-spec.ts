@@ -1,6 +1,6 @@
 /**
  * Reads the clause bullets of SPEC.md (`- **ID LEVEL [profile]** rule`): the catalogue in
- * harness/clauses.ts is generated from this and checked against it by tests/clauses.test.ts.
+ * harness/contract/clauses.ts is generated from this and checked against it by tests/clauses.test.ts.
  */
 import type { Profile } from '../adapter.js'
 import type { Clause, Level } from '../clauses.js'

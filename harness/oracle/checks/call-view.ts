@@ -5,7 +5,7 @@
  */
 import type { CallRecord, Stage, StageEvent, Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
-import type { ToolExecutionResult } from '../../spec.js'
+import type { ToolExecutionResult } from '../../contract/spec.js'
 import type { Expected } from '../predict.js'
 import type { Violation } from '../violation.js'
 

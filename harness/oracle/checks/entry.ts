@@ -5,7 +5,7 @@
  * finalizer when it reached no tool (FIN-2, CODE-1).
  */
 import type { Stage } from '../../scenario/trace.js'
-import type { ToolExecutionResult } from '../../spec.js'
+import type { ToolExecutionResult } from '../../contract/spec.js'
 import { approvalRequested, count, type CallView } from './call-view.js'
 
 export function executionMode(view: CallView): void {

@@ -3,7 +3,7 @@
  * INVALID_TOOL_OUTPUT) and, when that fails, on the branches that publish it as it is. R clauses
  * hold if any branch holds; taking the lax branch is reported under OUT-5 (S) alone.
  */
-import { clauseById } from '../../clauses.js'
+import { clauseById } from '../../contract/clauses.js'
 import type { CallRecord, Trace } from '../../scenario/trace.js'
 import type { Scenario } from '../../scenario/types.js'
 import { shapeSources, type ShapeSource } from '../predict.js'

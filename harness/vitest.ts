@@ -1,2 +1,2 @@
 /** Running the conformance suites inside a registry project's own vitest setup. */
-export { defineConformanceSuite, type SuiteOptions } from './runner/define-suite.js'
+export { defineConformanceSuite, type SuiteOptions } from './in-vitest/define-suite.js'

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { approval, approvalOutcome, guard, postListener, preListener, timing } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { ApprovalSpec, DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
 
 const asking: fc.Arbitrary<PreSpec[]> = fc

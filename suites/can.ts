@@ -4,7 +4,7 @@ import { preListener } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
 import { poisoned } from '../harness/arbitraries/values.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { DecisionSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
 /** Gates that let the call through, each pausing at a scheduler point where the abort can land. */

@@ -1,9 +1,9 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
 import { defaults, scenario } from '../harness/arbitraries/scenario.js'
-import { codeOf, custom, input } from '../harness/runner/custom-property.js'
-import { judged } from '../harness/runner/scenario-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { judged } from '../harness/property/scenario-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import type { JsonValue, ToolExecutionResult } from '../harness/contract/spec.js'
 import { withDirect } from './with-direct.js'

@@ -4,10 +4,10 @@ import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { ToolSpec, WrapperSpec } from '../harness/scenario/types.js'
-import { custom, input } from '../harness/runner/custom-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { custom, input } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })

@@ -1,5 +1,5 @@
 /** Every conformance property, by clause family, in SPEC.md order. */
-import type { ConformanceProperty } from '../harness/runner/property.js'
+import type { ConformanceProperty } from '../harness/property/property.js'
 import apr from './apr.js'
 import can from './can.js'
 import code from './code.js'

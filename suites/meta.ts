@@ -5,7 +5,7 @@ import { madeUpNonLosslessMeta, postListener } from '../harness/arbitraries/hook
 import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { smugglingFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
 import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 
 /** A tool that smuggles an unserialisable value through one of its channels. */

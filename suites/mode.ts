@@ -2,9 +2,9 @@
 import fc from 'fast-check'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
-import { codeOf, custom } from '../harness/runner/custom-property.js'
-import { judged } from '../harness/runner/scenario-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { codeOf, custom } from '../harness/property/custom-property.js'
+import { judged } from '../harness/property/scenario-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
 import type { CallSpec, ToolSpec } from '../harness/scenario/types.js'
 

@@ -4,10 +4,10 @@ import { ANY_SCHEMA, invalidOutput } from '../harness/arbitraries/outputs.js'
 import { timing } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { mutatingRender, projection, tool, withNested } from '../harness/arbitraries/tools.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { DecisionSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
-import { codeOf, custom, input } from '../harness/runner/custom-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })

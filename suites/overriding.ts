@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check'
 import { malformedPre } from '../harness/arbitraries/hooks.js'
-import { codeOf, custom, input } from '../harness/runner/custom-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 import { buildValue } from '../harness/scenario/values.js'
 import type { ValueDesc } from '../harness/scenario/types.js'
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { malformedPre, postListener, preDecision, preListener, wellFormedPre, wrapper } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { withDirect } from './with-direct.js'

@@ -4,7 +4,7 @@ import { observer, postListener } from '../harness/arbitraries/hooks.js'
 import { succeedingTool } from '../harness/arbitraries/tools.js'
 import type { PostSpec, ToolSpec } from '../harness/scenario/types.js'
 import { scenario } from '../harness/arbitraries/scenario.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 
 const observers = fc.array(observer, { minLength: 1, maxLength: 3 })
 

@@ -4,7 +4,7 @@ import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { guard } from '../harness/arbitraries/hooks.js'
 import { quiet, scenario } from '../harness/arbitraries/scenario.js'
 import { tool } from '../harness/arbitraries/tools.js'
-import { judged } from '../harness/runner/scenario-property.js'
+import { judged } from '../harness/property/scenario-property.js'
 import type { ToolSpec } from '../harness/scenario/types.js'
 
 /** The same name registered globally and for one agent, so shadowing decides which body runs. */

@@ -1,7 +1,7 @@
 /** TMO: timeouts. These properties spend real time, so they run few cases. */
 import fc from 'fast-check'
-import { codeOf, custom, input } from '../harness/runner/custom-property.js'
-import { liveTool } from '../harness/runner/sample-tools.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const abortOf = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))

@@ -5,8 +5,8 @@
  * scenario (replay validates it as one); a direct case is `{ direct: … }`.
  */
 import fc from 'fast-check'
-import type { ConformanceProperty } from '../harness/runner/property.js'
-import { SCENARIO_PROPERTIES } from '../harness/runner/scenario-property.js'
+import type { ConformanceProperty } from '../harness/property/property.js'
+import { SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
 import type { Scenario } from '../harness/scenario/types.js'
 
 export type EitherCase<D> = Scenario | { direct: D }

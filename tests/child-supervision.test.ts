@@ -1,4 +1,4 @@
-// The supervisor and the children that run the implementation (harness/runner/child-pool.ts):
+// The supervisor and the children that run the implementation (harness/supervisor/child-pool.ts):
 // whatever a child does — exit 0 in create() or from a timer, block its event loop in a hook,
 // outgrow its heap, hang the preflight — the run ends bounded, never with exit 0, naming the
 // clause and the stage; the time budget leaves a written report. Asserted on exit codes,

@@ -11,8 +11,8 @@ import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
-import { jsonSafe } from '../harness/runner/json-safe.js'
-import { applyEscapes } from '../harness/runner/death-verdicts.js'
+import { jsonSafe } from '../harness/safe/json-safe.js'
+import { applyEscapes } from '../harness/engine/death-verdicts.js'
 
 const HOSTILE = 'fixtures/hostile'
 // server-*: tests/protocol-hostile.test.ts; child-*: tests/child-supervision.test.ts

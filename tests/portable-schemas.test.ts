@@ -6,8 +6,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import { parametersRootProblem, portableSchemaProblem } from '../harness/arbitraries/portable-schema.js'
-import { SCENARIO_PROPERTIES } from '../harness/runner/scenario-property.js'
-import type { ConformanceProperty } from '../harness/runner/property.js'
+import { SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
+import type { ConformanceProperty } from '../harness/property/property.js'
 import { SCENARIO_SCHEMA } from '../harness/scenario/scenario-schema.js'
 import type { Scenario } from '../harness/scenario/types.js'
 import { PROPERTIES } from '../suites/index.js'
@@ -84,8 +84,8 @@ describe('generated scenarios', () => {
 
 describe('a refused registration', () => {
   it('costs only its own case: a harness error naming the tool and schema, never a verdict', async () => {
-    const { checkProperty } = await import('../harness/runner/check-property.js')
-    const { judged } = await import('../harness/runner/scenario-property.js')
+    const { checkProperty } = await import('../harness/engine/check-property.js')
+    const { judged } = await import('../harness/property/scenario-property.js')
     const { scenario, quiet } = await import('../harness/arbitraries/scenario.js')
     const { plainTool } = await import('../harness/arbitraries/tools.js')
     const variant = (await import('../fixtures/variants/portable-schemas-only.js')).default

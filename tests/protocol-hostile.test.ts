@@ -5,7 +5,7 @@ import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectRemote, type RemoteAdapter } from '../harness/protocol/remote-adapter.js'
 import { validateMessage } from '../harness/protocol/validate.js'
-import { checkProperty, type PropertyVerdict } from '../harness/runner/check-property.js'
+import { checkProperty, type PropertyVerdict } from '../harness/engine/check-property.js'
 import { PROPERTIES } from '../suites/index.js'
 
 // The seed fixes which SCP-1 case meets the misbehaviour. Where that case is also the one SCP-1

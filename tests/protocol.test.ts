@@ -11,7 +11,7 @@ import { killCheck } from '../harness/mutation/kill.js'
 import { connectRemote, type RemoteAdapter } from '../harness/protocol/remote-adapter.js'
 import type { CertifyReport } from '../harness/report/build-report.js'
 import { toolregInProcess } from './in-process-cli.js'
-import { checkProperty } from '../harness/runner/check-property.js'
+import { checkProperty } from '../harness/engine/check-property.js'
 import { PROPERTIES } from '../suites/index.js'
 
 const SEED = 20261201

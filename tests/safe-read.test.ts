@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest'
 import reference from '../reference-impl/adapters/reference.js'
 import { bitingProxy } from '../fixtures/hostile-values/support.js'
 import { HOSTILE_VALUES } from '../fixtures/hostile-values/cases.js'
-import { checkProperty, type PropertyVerdict } from '../harness/runner/check-property.js'
-import { custom } from '../harness/runner/custom-property.js'
-import { describeThrown, losslessProblem, losslessText, readOnce, show } from '../harness/runner/safe-read.js'
+import { checkProperty, type PropertyVerdict } from '../harness/engine/check-property.js'
+import { custom } from '../harness/property/custom-property.js'
+import { describeThrown, losslessProblem, losslessText, readOnce, show } from '../harness/safe/safe-read.js'
 import { PROPERTIES } from '../suites/index.js'
 
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
@@ -104,7 +104,7 @@ describe('a check that throws', () => {
 
 describe('the JSON-safe copy', () => {
   it('keeps a key named __proto__ as a key', async () => {
-    const { jsonSafe } = await import('../harness/runner/json-safe.js')
+    const { jsonSafe } = await import('../harness/safe/json-safe.js')
     const value = JSON.parse('{"path":[{"__proto__":null}]}') as unknown
     expect(JSON.stringify(jsonSafe(value))).toBe('{"path":[{"__proto__":null}]}')
   })

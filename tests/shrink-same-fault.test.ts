@@ -6,11 +6,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import reference from '../reference-impl/adapters/reference.js'
-import { checkProperty, type Failure } from '../harness/runner/check-property.js'
-import { breaksSameCheck, checkOf, normaliseDetail } from '../harness/runner/check-identity.js'
-import { custom } from '../harness/runner/custom-property.js'
-import { formatFailure } from '../harness/runner/format-failure.js'
-import { toFile } from '../harness/runner/counterexample.js'
+import { checkProperty, type Failure } from '../harness/engine/check-property.js'
+import { breaksSameCheck, checkOf, normaliseDetail } from '../harness/engine/check-identity.js'
+import { custom } from '../harness/property/custom-property.js'
+import { formatFailure } from '../harness/engine/format-failure.js'
+import { toFile } from '../harness/store/counterexample.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 /** Large values break "too many tools" (the original fault); any value of 1 or more breaks "a tool is missing". */

@@ -1,6 +1,6 @@
 // The supervisor (`toolreg certify`'s own process) never loads the implementation: nothing it
 // imports, type-only imports included, reaches an adapter, the reference implementation, the
-// suites, or the child's entry. The child is started by path (runner/supervised-child.ts).
+// suites, or the child's entry. The child is started by path (supervisor/supervised-child.ts).
 import { describe, expect, it } from 'vitest'
 import { importGraph } from './import-graph.js'
 
@@ -18,6 +18,6 @@ function reachable(graph: Map<string, string[]>, from: string): Set<string> {
 describe('the supervisor\'s imports', () => {
   it('reach no implementation code, no suite and not the child', () => {
     const files = [...reachable(importGraph(), 'harness/cli/certify.ts')]
-    expect(files.filter((f) => /^(reference-impl|fixtures|suites)\//.test(f) || f === 'harness/runner/child.ts')).toEqual([])
+    expect(files.filter((f) => /^(reference-impl|fixtures|suites)\//.test(f) || f === 'harness/supervisor/child.ts')).toEqual([])
   })
 })

@@ -3,9 +3,9 @@
  * overhead: time per generated case divided by the time spent inside the adapter's execute.
  */
 import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
-import { checkProperty } from '../runner/check-property.js'
-import { DEFAULT_RUNS, runsFor } from '../runner/resolve-run.js'
-import { applicable } from '../runner/define-suite.js'
+import { checkProperty } from '../engine/check-property.js'
+import { DEFAULT_RUNS, runsFor } from '../engine/resolve-run.js'
+import { applicable } from '../in-vitest/define-suite.js'
 import { SUITES } from '../../suites/index.js'
 import { spread, type Spread } from './stats.js'
 

@@ -4,7 +4,7 @@
  */
 import type fc from 'fast-check'
 import type { JsonValue } from '../contract/spec.js'
-import { describeThrown } from '../runner/safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import { ToolModuleError } from './load-tool.js'
 import { ignoredKeywords, schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 import { edgeInstances } from './schema-edges.js'

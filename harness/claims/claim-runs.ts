@@ -4,7 +4,7 @@
  * property's values again (CLM-2's with a scheduler that follows the recorded release order).
  */
 import type { JsonValue } from '../contract/spec.js'
-import { replayScheduler } from '../runner/replay-scheduler.js'
+import { replayScheduler } from '../engine/replay-scheduler.js'
 import type { AbortPoint } from './abort-points.js'
 import type { ArgumentsGenerator } from './arguments.js'
 import { parentStateProperty } from './clm1-parent-state.js'

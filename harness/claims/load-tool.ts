@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { describeThrown } from '../runner/safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import type { JsonValue, ToolDefinition } from '../contract/spec.js'
 import { toolShapeProblem } from './tool-shape.js'
 import { IMMEDIATE_HARNESS, withTrial } from './trial.js'

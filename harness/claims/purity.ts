@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../contract/spec.js'
 import { jsonSnapshot } from './call-tool.js'
-import { describeThrown } from '../runner/safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import type { WriteLog } from './recording-proxy.js'
 import type { Violation } from './types.js'
 

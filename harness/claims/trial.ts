@@ -3,7 +3,7 @@
  * teardown() whatever happens. A lifecycle hook that throws is an EnvironmentError, never a verdict.
  */
 import type { JsonValue, ToolDefinition } from '../contract/spec.js'
-import { describeThrown } from '../runner/safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import type { ClaimHarness, ToolLifecycle } from './types.js'
 import { EnvironmentError } from './violation.js'
 

@@ -1,6 +1,6 @@
 /**
  * `toolreg certify`: this process is the supervisor. It resolves the run once, never loads the
- * implementation, and hands the clauses to child processes that do (runner/child-pool.ts); from
+ * implementation, and hands the clauses to child processes that do (supervisor/child-pool.ts); from
  * their verdicts, and from how they ended, it builds the clause matrix and every report.
  */
 import { existsSync } from 'node:fs'
@@ -13,15 +13,15 @@ import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { explainFailures } from './explain-failures.js'
 import { ProgressLine } from './progress-line.js'
-import { ChildPool, type Preflight } from '../runner/child-pool.js'
-import type { CounterexampleFile } from '../runner/counterexample.js'
-import { loadCorpus } from '../runner/corpus.js'
-import { applyEscapes, BUDGET_REASON } from '../runner/death-verdicts.js'
-import { AdapterLoadError } from '../runner/load-adapter.js'
-import { persistVerdict } from '../runner/persist-verdict.js'
-import { InvalidRunOptions, resolveRun, selectProperties, type ResolvedRun, type RunOptions } from '../runner/resolve-run.js'
-import type { Shard } from '../runner/shard.js'
-import type { PropertyInfo, Verdict } from '../runner/verdict.js'
+import { ChildPool, type Preflight } from '../supervisor/child-pool.js'
+import type { CounterexampleFile } from '../store/counterexample.js'
+import { loadCorpus } from '../store/corpus.js'
+import { applyEscapes, BUDGET_REASON } from '../engine/death-verdicts.js'
+import { AdapterLoadError } from '../safe/load-adapter.js'
+import { persistVerdict } from '../engine/persist-verdict.js'
+import { InvalidRunOptions, resolveRun, selectProperties, type ResolvedRun, type RunOptions } from '../engine/resolve-run.js'
+import type { Shard } from '../engine/shard.js'
+import type { PropertyInfo, Verdict } from '../engine/verdict.js'
 import { UsageError } from './usage.js'
 import { TOOLREG_VERSION } from './version.js'
 

@@ -12,7 +12,7 @@ import { formatText } from '../claims/report/format-text.js'
 import { writeCheckToolReports, type CheckToolReportTargets } from '../claims/report/write-reports.js'
 import { DEFAULT_GRACE_MS, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TRIAL_TIMEOUT_MS, type ClaimSettings } from '../claims/settings.js'
 import { TOOLREG_VERSION } from './version.js'
-import { defaultSeed } from '../runner/resolve-run.js'
+import { defaultSeed } from '../engine/resolve-run.js'
 
 export interface CheckToolOptions extends CheckToolReportTargets {
   /** The tool module: its default export (or `exportName`) is a ToolDefinition or a factory `(env) => ToolDefinition`. */

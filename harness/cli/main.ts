@@ -1,7 +1,7 @@
 /** The `toolreg` command line: parse, dispatch, and map every error to its exit code. */
 import { parseArgs } from 'node:util'
 import { CLAUSES } from '../contract/clauses.js'
-import { parseShard } from '../runner/shard.js'
+import { parseShard } from '../engine/shard.js'
 import { writableTarget } from '../report/write-file.js'
 import { USAGE, UsageError } from './usage.js'
 

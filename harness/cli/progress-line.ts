@@ -1,5 +1,5 @@
 /** The progress line on a terminal while certify runs: clauses judged, failures, elapsed time, the last clause. */
-import type { Verdict } from '../runner/verdict.js'
+import type { Verdict } from '../engine/verdict.js'
 
 export class ProgressLine {
   private done = 0

@@ -1,9 +1,9 @@
 /** `toolreg smoke`: the adapter's wiring, step by step, with one clear error for the first broken step. */
-import { describeThrown } from '../runner/safe-read.js'
-import { loadAdapter } from '../runner/load-adapter.js'
+import { describeThrown } from '../safe/safe-read.js'
+import { loadAdapter } from '../safe/load-adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
-import { liveTool } from '../runner/sample-tools.js'
-import { show } from '../runner/safe-read.js'
+import { liveTool } from '../property/sample-tools.js'
+import { show } from '../safe/safe-read.js'
 import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
 
 export async function smoke(adapterPath: string | undefined, remote?: { command: string; validateProtocol: boolean }): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import type { MutantModule } from './kill.js'
 import { killCheck, type KillResult } from './kill.js'
-import { applicable } from '../runner/define-suite.js'
+import { applicable } from '../in-vitest/define-suite.js'
 import { PROPERTIES } from '../../suites/index.js'
 
 export interface AttributionRow {

@@ -7,8 +7,8 @@ import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ConformanceAdapter } from '../contract/adapter.js'
-import { checkProperty } from '../runner/check-property.js'
-import { applicable } from '../runner/define-suite.js'
+import { checkProperty } from '../engine/check-property.js'
+import { applicable } from '../in-vitest/define-suite.js'
 import { PROPERTIES } from '../../suites/index.js'
 
 export interface VariantModule {

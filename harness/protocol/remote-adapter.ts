@@ -8,7 +8,7 @@
  * a crash costs one property, not the run.
  */
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
-import { AdapterLoadError } from '../runner/load-adapter.js'
+import { AdapterLoadError } from '../safe/load-adapter.js'
 import { Connection, type ConnectionOptions } from './connection.js'
 
 export interface RemoteAdapter extends ConformanceAdapter {

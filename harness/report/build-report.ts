@@ -5,8 +5,8 @@
 import { relative } from 'node:path'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import { CLAUSES, type Clause } from '../contract/clauses.js'
-import { formatShard, shardOf, type Shard } from '../runner/shard.js'
-import type { ChildEnd, Verdict } from '../runner/verdict.js'
+import { formatShard, shardOf, type Shard } from '../engine/shard.js'
+import type { ChildEnd, Verdict } from '../engine/verdict.js'
 import type { CoverageSummary } from './coverage.js'
 import { missingSeam, notApplicableReason } from '../seams.js'
 

@@ -1,6 +1,6 @@
 /** The counterexample files a report points at, read back for the formats that show them. */
 import { readFile } from 'node:fs/promises'
-import type { CounterexampleFile } from '../runner/counterexample.js'
+import type { CounterexampleFile } from '../store/counterexample.js'
 import type { CertifyReport } from './build-report.js'
 
 export type Counterexamples = ReadonlyMap<string, CounterexampleFile>

@@ -1,5 +1,5 @@
 /** Looking at what an implementation handed over without changing it. */
-import { jsonSafe } from '../runner/json-safe.js'
+import { jsonSafe } from '../safe/json-safe.js'
 
 /** True when `value` and everything reachable from it (except `skip` keys at the top) is frozen. */
 export function isDeepFrozen(value: unknown, skip: readonly string[] = [], seen = new Set<unknown>()): boolean {

@@ -3,7 +3,7 @@
  * one (never otherwise), and the observers in scope are notified in order, each with the very
  * object execute resolved with, the ones after a throwing observer included.
  */
-import { show } from '../../runner/safe-read.js'
+import { show } from '../../safe/safe-read.js'
 import { count, type SettledView } from './call-view.js'
 
 export function finalizedOnce(view: SettledView): void {

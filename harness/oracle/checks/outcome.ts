@@ -5,7 +5,7 @@
  * PST-1), the deferred contexts (CTX-1, FIN-3) and the content put in place (FIN-3, PST-1); a wrong
  * kind is blamed on the stage that turned the error into a success.
  */
-import { show } from '../../runner/safe-read.js'
+import { show } from '../../safe/safe-read.js'
 import type { Expected } from '../predict.js'
 import { deepEqualJson } from '../json-equal.js'
 import { parseJson, type SettledView } from './call-view.js'

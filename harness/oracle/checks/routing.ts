@@ -7,7 +7,7 @@
  * ended is filed under the clause that ended it (the expectation's tag: PRE-2, PRE-4, APR-2…).
  */
 import type { Stage } from '../../scenario/trace.js'
-import { show } from '../../runner/safe-read.js'
+import { show } from '../../safe/safe-read.js'
 import { tagClauses } from '../model/clause-tags.js'
 import type { Expected } from '../predict.js'
 import { count, indexesOf, type CallView, type Report } from './call-view.js'

@@ -1,12 +1,12 @@
 /**
  * The watchdog of a process running the implementation. This thread bumps a heartbeat in shared
- * memory every tick and tells the watchdog thread (watchdog-thread.mjs) which property and case
+ * memory every tick and tells the watchdog thread (stall-thread.mjs) which property and case
  * are running and which stage the interpreter entered last. A synchronous loop in the
  * implementation stops the heartbeat; past the allowed time the watchdog thread records what was
  * running (and, with `kill`, kills this process; otherwise the supervising process does).
  */
 import { Worker } from 'node:worker_threads'
-import { watchdogFiles, type RunningCase, type WatchdogConfig } from './watchdog-record.js'
+import { watchdogFiles, type RunningCase, type WatchdogConfig } from './record.js'
 
 const TICK_MS = 100
 const STAGE_BYTES = 512
@@ -24,7 +24,7 @@ export class Watchdog {
     this.header = new Int32Array(shared, 0, 2)
     this.stageBytes = new Uint8Array(shared, 8)
     this.files = watchdogFiles(config.dir)
-    this.thread = new Worker(new URL('./watchdog-thread.mjs', import.meta.url), {
+    this.thread = new Worker(new URL('./stall-thread.mjs', import.meta.url), {
       workerData: {
         shared,
         blockedFile: this.files.blocked,

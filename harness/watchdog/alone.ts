@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { listenToStages } from '../scenario/stage-probe.js'
-import { DEFAULT_CASE_TIMEOUT_MS } from './resolve-run.js'
-import { Watchdog } from './watchdog.js'
+import { DEFAULT_CASE_TIMEOUT_MS } from './record.js'
+import { Watchdog } from './stall-timer.js'
 
 export async function underWatchdog<T>(clause: string, title: string, work: () => Promise<T>, blockedAfterMs = DEFAULT_CASE_TIMEOUT_MS): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'toolreg-watchdog-'))

@@ -1,6 +1,6 @@
 /** A failure, formatted for people: the clause, the seed and path, the shrunk case, the trace. */
 import type { Failure } from './check-property.js'
-import { clip } from './json-safe.js'
+import { clip } from '../safe/json-safe.js'
 
 export function formatFailure(title: string, failure: Failure, file: string | undefined): string {
   const lines = [

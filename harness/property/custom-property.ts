@@ -7,10 +7,10 @@ import type fc from 'fast-check'
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { clauseById } from '../contract/clauses.js'
 import type { Violation } from '../oracle/judge.js'
-import { describeThrown } from './safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import type { ToolExecutionInput } from '../contract/spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
-import { HarnessError, ImplementationFault } from './safe-read.js'
+import { HarnessError, ImplementationFault } from '../safe/safe-read.js'
 
 export interface CustomContext {
   readonly adapter: ConformanceAdapter

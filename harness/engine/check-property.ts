@@ -10,11 +10,12 @@ import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import { breaksSameCheck, checkOf } from './check-identity.js'
-import { violationsOf, type CaseOutcome, type ConformanceProperty } from './property.js'
+import type { FailingCase, Failure } from '../property/failure.js'
+import { violationsOf, type CaseOutcome, type ConformanceProperty } from '../property/property.js'
 import { replayScheduler } from './replay-scheduler.js'
-import { describeThrown } from './safe-read.js'
+import { describeThrown } from '../safe/safe-read.js'
 import { mismatchFor, restrictScenario, seamMismatches, seamsOf } from '../seams.js'
-import { SCENARIO_PROPERTIES } from './scenario-property.js'
+import { SCENARIO_PROPERTIES } from '../property/scenario-property.js'
 import type { Scenario } from '../scenario/types.js'
 
 export interface CheckOptions {
@@ -32,26 +33,7 @@ export interface CheckOptions {
   supervise?: (testCase: unknown, run: () => Promise<CaseOutcome>) => Promise<CaseOutcome>
 }
 
-/** One failing case: what ran, how the scheduler ordered it, what broke. */
-export interface FailingCase {
-  testCase: unknown
-  /** Task ids in the order the scheduler released them: replays the interleaving exactly. */
-  schedule: number[]
-  violations: Violation[]
-  trace: Trace | undefined
-}
-
-export interface Failure extends FailingCase {
-  seed: number
-  path: string
-  /** How many generated cases ran before the first failure (runs-to-detection). */
-  numRuns: number
-  numShrinks: number
-  /** The check the original case broke; every shrunk step broke it too. */
-  check: string
-  /** The case first found, before shrinking (its trace is left out: the shrunk case's is the one to read). */
-  original: Omit<FailingCase, 'trace'>
-}
+export type { FailingCase, Failure } from '../property/failure.js'
 
 export type PropertyVerdict =
   /** `refused`: cases skipped because the implementation refused a registration (harness errors). */

@@ -6,8 +6,8 @@
  * supervisor). Installing the listeners also keeps such an error from ending the process.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { describeThrown } from './safe-read.js'
-import type { Escape, RunningCase } from './watchdog-record.js'
+import { describeThrown } from '../safe/safe-read.js'
+import type { Escape, RunningCase } from './record.js'
 
 export class EscapeTraps {
   private readonly context = new AsyncLocalStorage<RunningCase>()

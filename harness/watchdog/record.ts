@@ -8,6 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
+/** The longest the implementation may block the event loop (the reference's longest stretch is far below it). */
+export const DEFAULT_CASE_TIMEOUT_MS = 5_000
+
 /** Where the watchdog writes, how long a blocked event loop may last, and whether it kills its own process. */
 export interface WatchdogConfig {
   dir: string

@@ -6,13 +6,13 @@
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import { checkProperty } from './check-property.js'
-import { toFile } from './counterexample.js'
-import type { CorpusCase } from './corpus.js'
-import type { ConformanceProperty } from './property.js'
-import { SCENARIO_PROPERTIES } from './scenario-property.js'
+import { toFile } from '../store/counterexample.js'
+import type { CorpusCase } from '../store/corpus.js'
+import type { ConformanceProperty } from '../property/property.js'
+import { SCENARIO_PROPERTIES } from '../property/scenario-property.js'
 import { plainViolation, type PropertyInfo, type Verdict } from './verdict.js'
-import type { Supervisor } from './watchdog-supervisor.js'
-import type { Escape, RunningCase } from './watchdog-record.js'
+import type { Supervisor } from '../watchdog/case-supervisor.js'
+import type { Escape, RunningCase } from '../watchdog/record.js'
 
 export interface JudgeOptions {
   runs: number

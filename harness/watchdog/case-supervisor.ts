@@ -8,11 +8,11 @@
 import { writeFileSync } from 'node:fs'
 import type { Violation } from '../oracle/judge.js'
 import { listenToStages } from '../scenario/stage-probe.js'
-import type { CaseOutcome, ConformanceProperty } from './property.js'
-import { EscapeTraps } from './watchdog-escapes.js'
-import { objectPrototypeChanged, revertChangedGlobals } from './watchdog-globals.js'
-import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './watchdog-record.js'
-import { Watchdog } from './watchdog.js'
+import type { CaseOutcome, ConformanceProperty } from '../property/property.js'
+import { EscapeTraps } from './escapes.js'
+import { objectPrototypeChanged, revertChangedGlobals } from './globals.js'
+import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './record.js'
+import { Watchdog } from './stall-timer.js'
 
 /** Cases longer than this (as JSON) are not kept for the blocked record. */
 const MAX_CASE_JSON = 256 * 1024

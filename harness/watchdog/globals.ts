@@ -16,7 +16,7 @@ for (const key of Reflect.ownKeys(globalThis)) {
   }
 }
 const { assertNoPoisoning, restoreGlobals } = await import('@fast-check/poisoning')
-const { describeThrown } = await import('./safe-read.js')
+const { describeThrown } = await import('../safe/safe-read.js')
 
 /** Globals the test runner and Node itself may add while the suites run. */
 const RUNTIME_GLOBALS = /^(__vitest|__VITEST|__vite|__coverage__|_|\$|Symbol\(|__toolreg)/

@@ -11,13 +11,13 @@
 import { describe, test } from 'vitest'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import { PROPERTIES, SUITES } from '../../suites/index.js'
-import type { Shard } from './shard.js'
-import { loadCorpus } from './corpus.js'
-import { judgeClause } from './judge-clause.js'
-import { persistVerdict } from './persist-verdict.js'
-import { resolveRun, runsFor, selectProperties } from './resolve-run.js'
-import type { ConformanceProperty } from './property.js'
-import type { Verdict } from './verdict.js'
+import type { Shard } from '../engine/shard.js'
+import { loadCorpus } from '../store/corpus.js'
+import { judgeClause } from '../engine/judge-clause.js'
+import { persistVerdict } from '../engine/persist-verdict.js'
+import { resolveRun, runsFor, selectProperties } from '../engine/resolve-run.js'
+import type { ConformanceProperty } from '../property/property.js'
+import type { Verdict } from '../engine/verdict.js'
 
 export interface SuiteOptions {
   runs?: number

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { writeAtomically } from '../report/write-file.js'
 import { documentValidator, firstSchemaError } from '../json-schema.js'
 import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
-import type { Failure } from './check-property.js'
-import { jsonSafe } from './json-safe.js'
+import type { Failure } from '../property/failure.js'
+import { jsonSafe } from '../safe/json-safe.js'
 
 
 export interface CounterexampleFile {

@@ -10,8 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
-import type { ChildEnd } from './verdict.js'
-import { readBlocked, readExit, readWhere, type BlockedRecord, type Escape, type ExitRecord, type WhereRecord } from './watchdog-record.js'
+import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
+export type { ChildDeath } from '../engine/verdict.js'
+import { readBlocked, readExit, readWhere, type BlockedRecord, type Escape, type ExitRecord, type WhereRecord } from '../watchdog/record.js'
 
 const ENTRY = new URL('./child.mjs', import.meta.url)
 const WATCH_MS = 50
@@ -21,16 +22,6 @@ const FIRST_BEAT_MS = 60_000
 const OUT_OF_MEMORY = /heap out of memory|Allocation failed - JavaScript heap|Reached heap limit/
 const STDERR_TAIL = 8192
 
-export interface ChildDeath {
-  ended: ChildEnd
-  /** How long the child had been silent when it ended. */
-  silentMs: number
-  /** How long its last case had been running. */
-  caseMs?: number
-  where?: WhereRecord
-  blocked?: BlockedRecord
-  exit?: ExitRecord
-}
 
 export interface RequestLimits {
   /** No message for this long = a blocked event loop. */

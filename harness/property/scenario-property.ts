@@ -9,7 +9,7 @@ import type { CaseOutcome, ConformanceProperty } from './property.js'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
-import { HarnessError, ImplementationFault, readingRunsCode, readOnce } from './safe-read.js'
+import { HarnessError, ImplementationFault, readingRunsCode, readOnce } from '../safe/safe-read.js'
 
 /** The per-case time budget: a hung implementation is a failure naming its stage, not a hung run. */
 export const CASE_BUDGET_MS = 1000

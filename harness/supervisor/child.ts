@@ -4,18 +4,18 @@
  * time, under the watchdog and the escape traps, answering with one verdict each. Nothing it
  * sends is trusted beyond its shape: the supervisor judges deaths, silences and budgets itself.
  */
-import './watchdog-globals.js' // first: the baseline of globals is taken before the adapter loads
+import '../watchdog/globals.js' // first: the baseline of globals is taken before the adapter loads
 import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
 import { remoteAdapter } from '../protocol/remote-adapter.js'
 import { seamMismatches } from '../seams.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { HEARTBEAT_MS, type AdapterIdentity, type ChildInit, type FromChild, type ToChild } from './child-messages.js'
-import { jsonSafe } from './json-safe.js'
-import { judgeClause, propertyInfo } from './judge-clause.js'
-import { loadAdapter } from './load-adapter.js'
-import { describeThrown } from './safe-read.js'
-import { infoVerdict, type Verdict } from './verdict.js'
-import { Supervisor } from './watchdog-supervisor.js'
+import { jsonSafe } from '../safe/json-safe.js'
+import { judgeClause, propertyInfo } from '../engine/judge-clause.js'
+import { loadAdapter } from '../safe/load-adapter.js'
+import { describeThrown } from '../safe/safe-read.js'
+import { infoVerdict, type Verdict } from '../engine/verdict.js'
+import { Supervisor } from '../watchdog/case-supervisor.js'
 
 const init = JSON.parse(process.argv[2] ?? '{}') as ChildInit
 

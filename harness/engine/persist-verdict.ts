@@ -1,6 +1,6 @@
 /** The files a verdict leaves on disk, written by whoever judged it: its counterexample, and its corpus entry. */
-import { addToCorpus } from './corpus.js'
-import { writeCounterexample } from './counterexample.js'
+import { addToCorpus } from '../store/corpus.js'
+import { writeCounterexample } from '../store/counterexample.js'
 import type { Verdict } from './verdict.js'
 
 export async function persistVerdict(verdict: Verdict, dirs: { counterexampleDir: string; corpusDir?: string | undefined }): Promise<Verdict> {

@@ -7,15 +7,15 @@
  * stay silent for only REPEAT_SILENCE_MS — a blocking implementation costs one full timeout,
  * not one per clause.
  */
-import { AdapterLoadError } from './load-adapter.js'
+import { AdapterLoadError } from '../safe/load-adapter.js'
 import type { AdapterIdentity } from './child-messages.js'
-import type { CorpusCase } from './corpus.js'
-import { budgetVerdict, deathVerdict, judgedFromFamily } from './death-verdicts.js'
-import type { ResolvedRun } from './resolve-run.js'
-import { runsFor } from './resolve-run.js'
+import type { CorpusCase } from '../store/corpus.js'
+import { budgetVerdict, deathVerdict, judgedFromFamily } from '../engine/death-verdicts.js'
+import type { ResolvedRun } from '../engine/resolve-run.js'
+import { runsFor } from '../engine/resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
-import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
-import type { Escape } from './watchdog-record.js'
+import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
+import type { Escape } from '../watchdog/record.js'
 
 /** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
 export const REPEAT_SILENCE_MS = 2_000

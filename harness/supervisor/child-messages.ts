@@ -5,9 +5,9 @@
  */
 import type { Profile } from '../contract/adapter.js'
 import type { Seam } from '../contract/seam-names.js'
-import type { CorpusCase } from './corpus.js'
-import type { PropertyInfo, Verdict } from './verdict.js'
-import type { Escape } from './watchdog-record.js'
+import type { CorpusCase } from '../store/corpus.js'
+import type { PropertyInfo, Verdict } from '../engine/verdict.js'
+import type { Escape } from '../watchdog/record.js'
 
 /** How a child is started: its one command-line argument, as JSON. */
 export interface ChildInit {

@@ -5,9 +5,9 @@
  */
 import type { Violation } from '../oracle/judge.js'
 import { counterexampleOf } from './judge-clause.js'
-import type { ChildDeath } from './supervised-child.js'
+import type { ChildDeath } from './verdict.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
-import type { Escape } from './watchdog-record.js'
+import type { Escape } from '../watchdog/record.js'
 
 export interface DeathContext {
   adapter: string

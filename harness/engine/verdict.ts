@@ -4,7 +4,8 @@
  * its counterexample inline; the supervisor saves it to disk and notes the file, and no report
  * step reads it back.
  */
-import type { CounterexampleFile } from './counterexample.js'
+import type { CounterexampleFile } from '../store/counterexample.js'
+import type { BlockedRecord, ExitRecord, WhereRecord } from '../watchdog/record.js'
 
 export type VerdictStatus = 'passed' | 'failed' | 'error' | 'untested'
 
@@ -67,3 +68,15 @@ export const infoVerdict = (p: PropertyInfo): Pick<Verdict, 'clause' | 'level' |
 })
 
 export const plainViolation = (v: { clause: string; detail: string }): PlainViolation => ({ clause: v.clause, detail: v.detail })
+
+/** How a child ended, and what its watchdog files said about where it was. */
+export interface ChildDeath {
+  ended: ChildEnd
+  /** How long the child had been silent when it ended. */
+  silentMs: number
+  /** How long its last case had been running. */
+  caseMs?: number
+  where?: WhereRecord
+  blocked?: BlockedRecord
+  exit?: ExitRecord
+}

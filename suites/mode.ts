@@ -104,9 +104,9 @@ export default [
         const code = codeOf(registry, result)
         const unstarted = !entered.includes(`b${i}`)
         if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
-        if (
-          !unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)
-        ) ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
+        if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) {
+          ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
+        }
       }
       if (c.abortAfter === undefined && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
     },

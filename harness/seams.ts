@@ -149,7 +149,10 @@ function restrictTool(tool: ToolSpec, seams: ReadonlySet<Seam>): ToolSpec {
     step.kind === 'defer' || step.kind === 'conclude' ? seams.has('turn-context') : step.kind === 'dispatch' ? seams.has('nested-calls') : true,
   )
   // A body that waits for its signal can only end through cancellation.
-  let outcome = tool.body.outcome.kind === 'until-aborted' && !seams.has('cancellation') ? { kind: 'return' as const, value: tool.body.outcome.value } : tool.body.outcome
+  let outcome = tool.body.outcome.kind === 'until-aborted' && !seams.has('cancellation') ? {
+    kind: 'return' as const,
+    value: tool.body.outcome.value,
+  } : tool.body.outcome
   // Without error codes, a thrown error carries none: other clauses must not expect one.
   if ((outcome.kind === 'throw' || outcome.kind === 'reject') && !seams.has('error-codes')) outcome = { ...outcome, thrown: withoutCode(outcome.thrown) }
   out.body = { steps, outcome }
@@ -193,7 +196,9 @@ export async function seamMismatches(adapter: ConformanceAdapter): Promise<strin
       const refused = installRefused(registry, method)
       if (refused) problems.push(`adapter ${adapter.name}: declares the ${seam} seam but its registry's ${method}() throws: ${refused}`)
     }
-    if (adapter.seams.includes('approval') && !readApproval) problems.push(`adapter ${adapter.name}: declares the approval seam but create() never installs config.approval`)
+    if (adapter.seams.includes('approval') && !readApproval) problems.push(
+      `adapter ${adapter.name}: declares the approval seam but create() never installs config.approval`,
+    )
   } finally {
     await registry.dispose?.()
   }

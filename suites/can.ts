@@ -11,25 +11,42 @@ import type { DecisionSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/
 const passing = fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'returns', value: { kind: 'allow' } })
 const awaitingGates = {
   pre: fc.array(preListener(passing).map((p) => ({ ...p, timing: 'await' as const })), { minLength: 1, maxLength: 2 }),
-  wrappers: fc.array(fc.record({ timing: fc.constant('await' as const), action: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }) }), { maxLength: 2 }),
+  wrappers: fc.array(
+    fc.record({ timing: fc.constant('await' as const), action: fc.constantFrom<WrapperSpec['action']>({ kind: 'pass' }, { kind: 'replace-signal' }) }),
+    { maxLength: 2 },
+  ),
 }
 /** Long-running tools whose bodies pass scheduler points first, so an abort can land mid-body and the body runs on. */
 const longTools = fc.uniqueArray(
   tool({ longRunning: true }).map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [{ kind: 'await' }, ...t.body.steps] } })),
   { minLength: 1, maxLength: 2, selector: (t) => t.name },
 )
-const erroringTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }))
+const erroringTool = tool().map((t): ToolSpec => (
+  { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
+))
 
 export default [
-  judged('CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win', scenario({
-    calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
-  })),
-  judged('CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs', scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } })),
-  judged('CAN-3', 'a started body is never abandoned: execute settles after it, and then a success becomes ABORTED', scenario({ ...quiet, tools: longTools, wrappers: awaitingGates.wrappers, calls: { abortScheduled: 100, max: 2 } })),
-  judged('CAN-4', 'cancellation replaces only successes: a denial or a tool\'s own error stays as it is', scenario({
-    ...quiet,
-    tools: fc.array(erroringTool, { minLength: 1, maxLength: 1 }),
-    pre: fc.array(preListener(), { maxLength: 2 }),
-    calls: { abortScheduled: 100 },
-  })),
+  judged(
+    'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
+    scenario({
+      calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
+    }),
+  ),
+  judged(
+    'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
+    scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } }),
+  ),
+  judged(
+    'CAN-3', 'a started body is never abandoned: execute settles after it, and then a success becomes ABORTED',
+    scenario({ ...quiet, tools: longTools, wrappers: awaitingGates.wrappers, calls: { abortScheduled: 100, max: 2 } }),
+  ),
+  judged(
+    'CAN-4', 'cancellation replaces only successes: a denial or a tool\'s own error stays as it is',
+    scenario({
+      ...quiet,
+      tools: fc.array(erroringTool, { minLength: 1, maxLength: 1 }),
+      pre: fc.array(preListener(), { maxLength: 2 }),
+      calls: { abortScheduled: 100 },
+    }),
+  ),
 ]

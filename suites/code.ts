@@ -17,7 +17,13 @@ const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'con
 
 function runProgram(registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true): Promise<ToolExecutionResult> {
   const program = registry.codeProgram!(calls)
-  return registry.execute({ callId: 'program', name: 'run_code', arguments: program, signal: new AbortController().signal, ...(agent ? { agent: registry.agent('A') } : {}) })
+  return registry.execute({
+    callId: 'program',
+    name: 'run_code',
+    arguments: program,
+    signal: new AbortController().signal,
+    ...(agent ? { agent: registry.agent('A') } : {})
+  })
 }
 
 /** Each fake-parent call followed by its parent-less twin, the call it must end like (CODE-5 vs CODE-1). */
@@ -25,127 +31,163 @@ const withAbsentTwins = (cases: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> 
   cases.map((s) => ({ ...s, calls: [...s.calls, ...s.calls.filter((c) => c.fakeParent).map(({ fakeParent: _f, sameCallIdAs: _s, ...twin }) => twin)] }))
 
 /** The token of an execution that has finished is no longer a parent (CODE-5): checked on run_code's own token. */
-const staleParent = custom('CODE-5', 'the token of a finished execution, used as parent, is treated as absent', names, async (ctx, toolNames) => {
-  const registry = await ctx.registry({ mode: 'code' })
-  if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
-  let bodies = 0
-  for (const name of toolNames) registry.register(liveTool(name, { execute: async () => (bodies++, { name }) }))
-  const tokens: unknown[] = []
-  registry.onResult((exec) => void (exec.name === 'run_code' && tokens.push(exec.token)))
-  await runProgram(registry, [])
-  if (tokens.length !== 1) return ctx.fail(`observers saw ${tokens.length} run_code executions for one program`)
-  for (const name of toolNames) {
-    // "Treated as absent" is "ends like the same call with no parent": when that call itself reaches
-    // the tool, the fault is CODE-1's, not this clause's.
-    const before = bodies
-    const absent = await registry.execute(input(name, {}, { agent: registry.agent('A') }))
-    if (codeOf(registry, absent) !== 'UNKNOWN_TOOL') {
-      bodies = before
-      continue
+const staleParent = custom(
+  'CODE-5', 'the token of a finished execution, used as parent, is treated as absent',
+  names,
+  async (ctx, toolNames) => {
+    const registry = await ctx.registry({ mode: 'code' })
+    if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+    let bodies = 0
+    for (const name of toolNames) registry.register(liveTool(name, { execute: async () => (bodies++, { name }) }))
+    const tokens: unknown[] = []
+    registry.onResult((exec) => void (exec.name === 'run_code' && tokens.push(exec.token)))
+    await runProgram(registry, [])
+    if (tokens.length !== 1) return ctx.fail(`observers saw ${tokens.length} run_code executions for one program`)
+    for (const name of toolNames) {
+      // "Treated as absent" is "ends like the same call with no parent": when that call itself reaches
+      // the tool, the fault is CODE-1's, not this clause's.
+      const before = bodies
+      const absent = await registry.execute(input(name, {}, { agent: registry.agent('A') }))
+      if (codeOf(registry, absent) !== 'UNKNOWN_TOOL') {
+        bodies = before
+        continue
+      }
+      const result = await registry.execute(input(name, {}, { parent: tokens[0], agent: registry.agent('A') }))
+      if (codeOf(registry, result) !== 'UNKNOWN_TOOL') ctx.fail(
+        `a call to ${name} whose parent is a finished execution ended as ${result.isError ? codeOf(registry, result) : 'a success'}, expected UNKNOWN_TOOL`,
+      )
     }
-    const result = await registry.execute(input(name, {}, { parent: tokens[0], agent: registry.agent('A') }))
-    if (codeOf(registry, result) !== 'UNKNOWN_TOOL') ctx.fail(`a call to ${name} whose parent is a finished execution ended as ${result.isError ? codeOf(registry, result) : 'a success'}, expected UNKNOWN_TOOL`)
-  }
-  if (bodies > 0) ctx.fail(`${bodies} native bodies ran under a finished parent`)
-}, 'code', 25)
+    if (bodies > 0) ctx.fail(`${bodies} native bodies ran under a finished parent`)
+  },
+  'code', 25,
+)
 
 /**
  * CODE-1's proviso made concrete: with arguments that are not lossless JSON, a direct call to a
  * native tool may end at IN-2 first, but then exactly as a call to a missing tool with the same
  * arguments (same kind, code and shape), and no policy stage or body sees it.
  */
-const sameEndAsMissing = custom('CODE-1', 'with arguments that are not lossless JSON, a direct native call ends exactly like a call to a missing tool with the same arguments', fc.record({ names, args: poisoned }), async (ctx, c) => {
-  const registry = await ctx.registry({ mode: 'code' })
-  let policy = 0
-  for (const name of c.names) registry.register(liveTool(name, { execute: async () => (policy++, { name }), finalizeContent: () => void policy++ }))
-  registry.onPreExecute(async (_exec, next) => (policy++, next()))
-  const shape = (r: ToolExecutionResult) => JSON.stringify({ isError: r.isError, code: codeOf(registry, r), keys: Object.keys(r).sort(), error: r.isError ? Object.keys(r.error).sort() : [] })
-  const missing = shape(await registry.execute(input('missing_tool', buildValue(c.args))))
-  for (const name of c.names) {
-    const direct = shape(await registry.execute(input(name, buildValue(c.args))))
-    if (direct !== missing) ctx.fail(`a direct call to ${name} ended ${direct}, a call to a missing tool with the same arguments ${missing}`)
-  }
-  if (policy > 0) ctx.fail(`${policy} policy stages, bodies or finalizers observed direct calls`)
-}, 'code', 25)
+const sameEndAsMissing = custom(
+  'CODE-1', 'with arguments that are not lossless JSON, a direct native call ends exactly like a call to a missing tool with the same arguments',
+  fc.record({ names, args: poisoned }),
+  async (ctx, c) => {
+    const registry = await ctx.registry({ mode: 'code' })
+    let policy = 0
+    for (const name of c.names) registry.register(liveTool(name, { execute: async () => (policy++, { name }), finalizeContent: () => void policy++ }))
+    registry.onPreExecute(async (_exec, next) => (policy++, next()))
+    const shape = (r: ToolExecutionResult) => JSON.stringify({
+      isError: r.isError,
+      code: codeOf(registry, r),
+      keys: Object.keys(r).sort(),
+      error: r.isError ? Object.keys(r.error).sort() : [],
+    })
+    const missing = shape(await registry.execute(input('missing_tool', buildValue(c.args))))
+    for (const name of c.names) {
+      const direct = shape(await registry.execute(input(name, buildValue(c.args))))
+      if (direct !== missing) ctx.fail(`a direct call to ${name} ended ${direct}, a call to a missing tool with the same arguments ${missing}`)
+    }
+    if (policy > 0) ctx.fail(`${policy} policy stages, bodies or finalizers observed direct calls`)
+  },
+  'code', 25,
+)
 
 export default [
-  withDirect(judged('CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist', scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } })), sameEndAsMissing),
+  withDirect(judged(
+    'CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist',
+    scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } }),
+  ), sameEndAsMissing),
 
-  custom('CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent', names, async (ctx, toolNames) => {
-    const registry = await ctx.registry({ mode: 'code' })
-    if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
-    const seen = new Map<string, string[]>()
-    // Every stage of a nested call, the body's context included, sees the parent token it carries.
-    const mark = (name: string, stage: string, exec: { parent?: unknown }) =>
-      void seen.set(name, [...(seen.get(name) ?? []), exec.parent === undefined && name !== 'run_code' ? `${stage} without parent` : stage])
-    for (const name of toolNames) {
-      registry.register(liveTool(name, {
-        execute: (async (_args: JsonValue, exec: { parent?: unknown }) => (mark(name, 'body', exec), { name })) as never,
-        finalizeContent: (exec: { parent?: unknown }) => void mark(name, 'finalize', exec),
-      }))
-    }
-    registry.onPreExecute(async (exec, next) => (mark(exec.name, 'pre', exec), next()))
-    registry.guard((exec) => void mark(exec.name, 'guard', exec))
-    registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper', exec), next()))
-    registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post', exec), next()))
-    registry.onResult((exec) => void mark(exec.name, 'result', exec))
-    const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
-    if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
-    for (const name of toolNames) {
-      const stages = JSON.stringify(seen.get(name) ?? [])
-      if (stages !== '["pre","guard","wrapper","body","post","finalize","result"]') ctx.fail(`the nested call to ${name} passed ${stages}`)
-    }
-  }, 'code', 25),
-
-  custom('CODE-3', 'in code mode the model-facing tool list holds only run_code; in both mode native calls execute normally', names, async (ctx, toolNames) => {
-    const code = await ctx.registry({ mode: 'code' })
-    const both = await ctx.registry({ mode: 'both' })
-    if (!code.modelTools || !both.modelTools) return ctx.fail('the adapter declares the code profile but has no modelTools')
-    for (const name of toolNames) {
-      code.register(liveTool(name))
-      both.register(liveTool(name))
-    }
-    const listed = ((await code.modelTools()) as { name?: unknown }[]).map((t) => t.name)
-    if (JSON.stringify(listed) !== '["run_code"]') ctx.fail(`code mode lists ${JSON.stringify(listed)}`)
-    const bothListed = ((await both.modelTools()) as { name?: unknown }[]).map((t) => t.name)
-    for (const name of [...toolNames, 'run_code']) if (!bothListed.includes(name)) ctx.fail(`both mode does not list ${name}`)
-    const direct = await both.execute(input(toolNames[0]!))
-    if (direct.isError) ctx.fail(`a native call in both mode failed (${codeOf(both, direct)})`)
-  }, 'code'),
-
-  custom('CODE-4', 'the code-dispatch-log waterfall rewrites only the persisted copy of a sub-call\'s content; a throwing listener leaves the original logged', fc.record({ names, listener: fc.constantFrom('rewrite', 'throw', 'delegate-then-rewrite') }), async (ctx, c) => {
-    const make = async (withListener: boolean) => {
+  custom(
+    'CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent',
+    names,
+    async (ctx, toolNames) => {
       const registry = await ctx.registry({ mode: 'code' })
-      if (!registry.codeProgram || !registry.onCodeDispatchLog || !registry.codeDispatchEvents) throw new Error('the adapter declares the code profile but lacks codeProgram, onCodeDispatchLog or codeDispatchEvents')
-      for (const name of c.names) registry.register(liveTool(name, { execute: async () => ({ secret: `${name}-secret` }) }))
-      if (withListener) {
-        registry.onCodeDispatchLog(async (_d, next) => {
-          if (c.listener === 'throw') throw new Error('log listener fails')
-          if (c.listener === 'delegate-then-rewrite') await next()
-          return [{ type: 'text', text: 'redacted' }]
-        })
+      if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+      const seen = new Map<string, string[]>()
+      // Every stage of a nested call, the body's context included, sees the parent token it carries.
+      const mark = (name: string, stage: string, exec: { parent?: unknown }) =>
+        void seen.set(name, [...(seen.get(name) ?? []), exec.parent === undefined && name !== 'run_code' ? `${stage} without parent` : stage])
+      for (const name of toolNames) {
+        registry.register(liveTool(name, {
+          execute: (async (_args: JsonValue, exec: { parent?: unknown }) => (mark(name, 'body', exec), { name })) as never,
+          finalizeContent: (exec: { parent?: unknown }) => void mark(name, 'finalize', exec),
+        }))
       }
-      return registry
-    }
-    const plain = await make(false)
-    const logged = await make(true)
-    const calls = c.names.map((name) => ({ name, arguments: {} }))
-    const expected = await runProgram(plain, calls)
-    const outcome = await runProgram(logged, calls)
-    if (JSON.stringify(outcome) !== JSON.stringify(expected)) ctx.fail('the dispatch-log listener changed the program\'s value or the model-visible outcome')
-    const events = logged.codeDispatchEvents!()
-    const originals = plain.codeDispatchEvents!()
-    if (events.length !== c.names.length) return ctx.fail(`${events.length} dispatch events persisted for ${c.names.length} sub-calls`)
-    events.forEach((event, i) => {
-      const want = c.listener === 'throw' ? originals[i]?.content : [{ type: 'text', text: 'redacted' }]
-      if (JSON.stringify(event.content) !== JSON.stringify(want)) ctx.fail(`the persisted content of sub-call ${i} is ${JSON.stringify(event.content)}`)
-    })
-  }, 'code', 25),
+      registry.onPreExecute(async (exec, next) => (mark(exec.name, 'pre', exec), next()))
+      registry.guard((exec) => void mark(exec.name, 'guard', exec))
+      registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper', exec), next()))
+      registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post', exec), next()))
+      registry.onResult((exec) => void mark(exec.name, 'result', exec))
+      const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
+      if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
+      for (const name of toolNames) {
+        const stages = JSON.stringify(seen.get(name) ?? [])
+        if (stages !== '["pre","guard","wrapper","body","post","finalize","result"]') ctx.fail(`the nested call to ${name} passed ${stages}`)
+      }
+    },
+    'code', 25,
+  ),
+
+  custom(
+    'CODE-3', 'in code mode the model-facing tool list holds only run_code; in both mode native calls execute normally',
+    names,
+    async (ctx, toolNames) => {
+      const code = await ctx.registry({ mode: 'code' })
+      const both = await ctx.registry({ mode: 'both' })
+      if (!code.modelTools || !both.modelTools) return ctx.fail('the adapter declares the code profile but has no modelTools')
+      for (const name of toolNames) {
+        code.register(liveTool(name))
+        both.register(liveTool(name))
+      }
+      const listed = ((await code.modelTools()) as { name?: unknown }[]).map((t) => t.name)
+      if (JSON.stringify(listed) !== '["run_code"]') ctx.fail(`code mode lists ${JSON.stringify(listed)}`)
+      const bothListed = ((await both.modelTools()) as { name?: unknown }[]).map((t) => t.name)
+      for (const name of [...toolNames, 'run_code']) if (!bothListed.includes(name)) ctx.fail(`both mode does not list ${name}`)
+      const direct = await both.execute(input(toolNames[0]!))
+      if (direct.isError) ctx.fail(`a native call in both mode failed (${codeOf(both, direct)})`)
+    },
+    'code',
+  ),
+
+  custom(
+    'CODE-4', 'the code-dispatch-log waterfall rewrites only the persisted copy of a sub-call\'s content; a throwing listener leaves the original logged',
+    fc.record({ names, listener: fc.constantFrom('rewrite', 'throw', 'delegate-then-rewrite') }),
+    async (ctx, c) => {
+      const make = async (withListener: boolean) => {
+        const registry = await ctx.registry({ mode: 'code' })
+        if (!registry.codeProgram || !registry.onCodeDispatchLog || !registry.codeDispatchEvents) throw new Error(
+          'the adapter declares the code profile but lacks codeProgram, onCodeDispatchLog or codeDispatchEvents',
+        )
+        for (const name of c.names) registry.register(liveTool(name, { execute: async () => ({ secret: `${name}-secret` }) }))
+        if (withListener) {
+          registry.onCodeDispatchLog(async (_d, next) => {
+            if (c.listener === 'throw') throw new Error('log listener fails')
+            if (c.listener === 'delegate-then-rewrite') await next()
+            return [{ type: 'text', text: 'redacted' }]
+          })
+        }
+        return registry
+      }
+      const plain = await make(false)
+      const logged = await make(true)
+      const calls = c.names.map((name) => ({ name, arguments: {} }))
+      const expected = await runProgram(plain, calls)
+      const outcome = await runProgram(logged, calls)
+      if (JSON.stringify(outcome) !== JSON.stringify(expected)) ctx.fail('the dispatch-log listener changed the program\'s value or the model-visible outcome')
+      const events = logged.codeDispatchEvents!()
+      const originals = plain.codeDispatchEvents!()
+      if (events.length !== c.names.length) return ctx.fail(`${events.length} dispatch events persisted for ${c.names.length} sub-calls`)
+      events.forEach((event, i) => {
+        const want = c.listener === 'throw' ? originals[i]?.content : [{ type: 'text', text: 'redacted' }]
+        if (JSON.stringify(event.content) !== JSON.stringify(want)) ctx.fail(`the persisted content of sub-call ${i} is ${JSON.stringify(event.content)}`)
+      })
+    },
+    'code', 25,
+  ),
 
   withDirect(
     judged(
-      'CODE-5',
-      'a parent that is not the token of an execution in flight — a made-up one or a finished one — is treated as absent',
+      'CODE-5', 'a parent that is not the token of an execution in flight — a made-up one or a finished one — is treated as absent',
       withAbsentTwins(scenario({ mode: codeMode, calls: { max: 2, fakeParent: 100 } })),
     ),
     staleParent,

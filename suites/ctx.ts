@@ -12,12 +12,18 @@ import { validOutput } from '../harness/arbitraries/outputs.js'
 import type { JsonValue } from '../harness/contract/spec.js'
 
 const deferring = tool().chain((t) =>
-  fc.array(fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))), { minLength: 1, maxLength: 4 }).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
+  fc.array(
+    fc.oneof(bodyStep, contextDesc.map((context): BodyStep => ({ kind: 'defer', context }))),
+    { minLength: 1, maxLength: 4 },
+  ).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
 )
 const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } })
 const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
 /** A body that dispatches a nested call whose success concludes: the body forwards that conclusion. */
-const nestedConcluding = withNested(fc.oneof({ weight: 3, arbitrary: succeedingTool().map(addConclude) }, { weight: 1, arbitrary: fc.oneof(concluding, tool()) }), fc.oneof(succeedingTool(), tool()))
+const nestedConcluding = withNested(
+  fc.oneof({ weight: 3, arbitrary: succeedingTool().map(addConclude) }, { weight: 1, arbitrary: fc.oneof(concluding, tool()) }),
+  fc.oneof(succeedingTool(), tool()),
+)
 
 /** Post-execute listeners that replace the result (a new value, a block): the body's contexts must survive it. */
 const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
@@ -31,40 +37,68 @@ const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
 type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
 
 export default [
-  judged('CTX-1', 'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a tool error alike — also when post-execute replaces the result', scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })),
-  judged('CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)', scenario({
-    ...quiet,
-    tools: fc.oneof(
-      { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
-      { weight: 2, arbitrary: nestedConcluding },
-    ),
-    post: fc.array(postListener, { maxLength: 1 }),
-    calls: { max: 2 },
-  })),
+  judged(
+    'CTX-1',
+    'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a ' +
+      'tool error alike — also when post-execute replaces the result',
+    scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) }),
+  ),
+  judged(
+    'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
+    scenario({
+      ...quiet,
+      tools: fc.oneof(
+        { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
+        { weight: 2, arbitrary: nestedConcluding },
+      ),
+      post: fc.array(postListener, { maxLength: 1 }),
+      calls: { max: 2 },
+    }),
+  ),
 
-  custom('CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it', fc.array(fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }), { minLength: 1, maxLength: 3 }), async (ctx, subCalls) => {
-    const registry = await ctx.registry({ mode: 'code' })
-    if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
-    subCalls.forEach((sub, i) => {
-      registry.register(liveTool(`sub_${i}`, {
-        execute: (async (_args: JsonValue, exec: { concludeTurn(): void }) => {
-          if (sub.concludes) exec.concludeTurn()
-          if (sub.fate === 'fails') throw new Error('sub-call fails')
-          return { i }
-        }) as never,
-      }))
-    })
-    registry.onPreExecute(async (exec, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'denied' ? { kind: 'deny', reason: 'no' } : next()))
-    registry.onPostExecute(async (exec, _result, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'blocked' ? { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } : next()))
-    const nested: { isError: boolean; concludesTurn?: unknown }[] = []
-    registry.onResult((exec, result) => {
-      if (exec.parent !== undefined) nested.push(result as never)
-    })
-    const program = registry.codeProgram(subCalls.map((_, i) => ({ name: `sub_${i}`, arguments: {} })))
-    const outcome = await registry.execute({ callId: 'program', name: 'run_code', arguments: program, signal: new AbortController().signal, agent: registry.agent('A') })
-    const authoritative = nested.some((r) => !r.isError && r.concludesTurn === true)
-    const concluded = (outcome as { concludesTurn?: unknown }).concludesTurn === true
-    if (nested.length !== subCalls.length) ctx.fail(`observers saw ${nested.length} sub-calls for ${subCalls.length} in the program`)
-    if (concluded !== authoritative) ctx.fail(`run_code concludesTurn is ${concluded}, but the sub-calls' final outcomes ${authoritative ? 'do' : 'do not'} carry a conclusion`)
-  }, 'code', 25),
+  custom(
+    'CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it',
+    fc.array(
+      fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    async (ctx, subCalls) => {
+      const registry = await ctx.registry({ mode: 'code' })
+      if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
+      subCalls.forEach((sub, i) => {
+        registry.register(liveTool(`sub_${i}`, {
+          execute: (async (_args: JsonValue, exec: { concludeTurn(): void }) => {
+            if (sub.concludes) exec.concludeTurn()
+            if (sub.fate === 'fails') throw new Error('sub-call fails')
+            return { i }
+          }) as never,
+        }))
+      })
+      registry.onPreExecute(async (exec, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'denied' ? { kind: 'deny', reason: 'no' } : next()))
+      registry.onPostExecute(
+        async (exec, _result, next) => (
+          subCalls[Number(exec.name.slice(4))]?.fate === 'blocked' ? { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } : next()
+        ),
+      )
+      const nested: { isError: boolean; concludesTurn?: unknown }[] = []
+      registry.onResult((exec, result) => {
+        if (exec.parent !== undefined) nested.push(result as never)
+      })
+      const program = registry.codeProgram(subCalls.map((_, i) => ({ name: `sub_${i}`, arguments: {} })))
+      const outcome = await registry.execute({
+        callId: 'program',
+        name: 'run_code',
+        arguments: program,
+        signal: new AbortController().signal,
+        agent: registry.agent('A'),
+      })
+      const authoritative = nested.some((r) => !r.isError && r.concludesTurn === true)
+      const concluded = (outcome as { concludesTurn?: unknown }).concludesTurn === true
+      if (nested.length !== subCalls.length) ctx.fail(`observers saw ${nested.length} sub-calls for ${subCalls.length} in the program`)
+      if (concluded !== authoritative) ctx.fail(
+        `run_code concludesTurn is ${concluded}, but the sub-calls' final outcomes ${authoritative ? 'do' : 'do not'} carry a conclusion`,
+      )
+    },
+    'code', 25,
+  ),
 ]

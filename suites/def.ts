@@ -12,9 +12,22 @@ import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
 import type { ValueDesc } from '../harness/scenario/types.js'
 
-type Flaw = 'no-output' | 'no-schema' | 'no-render' | 'render-not-function' | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null'
+type Flaw =
+  | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'
+  | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null'
 
-const flaws: Flaw[] = ['no-output', 'no-schema', 'no-render', 'render-not-function', 'timeout-zero', 'timeout-negative', 'timeout-nan', 'timeout-infinite', 'timeout-string', 'timeout-null']
+const flaws: Flaw[] = [
+  'no-output',
+  'no-schema',
+  'no-render',
+  'render-not-function',
+  'timeout-zero',
+  'timeout-negative',
+  'timeout-nan',
+  'timeout-infinite',
+  'timeout-string',
+  'timeout-null',
+]
 
 function flawed(name: string, flaw: Flaw): ToolDefinition {
   const base = liveTool(name) as unknown as Record<string, unknown>
@@ -33,68 +46,99 @@ function flawed(name: string, flaw: Flaw): ToolDefinition {
       base.output = { schema: output.schema, render: 'text' }
       break
     default:
-      base.timeoutMs = { 'timeout-zero': 0, 'timeout-negative': -5, 'timeout-nan': Number.NaN, 'timeout-infinite': Number.POSITIVE_INFINITY, 'timeout-string': '100', 'timeout-null': null }[flaw]
+      base.timeoutMs = {
+        'timeout-zero': 0,
+        'timeout-negative': -5,
+        'timeout-nan': Number.NaN,
+        'timeout-infinite': Number.POSITIVE_INFINITY,
+        'timeout-string': '100',
+        'timeout-null': null,
+      }[flaw]
   }
   return base as unknown as ToolDefinition
 }
 
 export default [
-  custom('DEF-1', 'a definition without output.schema and output.render, or with a timeoutMs that is not a positive finite number, is rejected at registration', fc.record({ name: toolName, flaw: fc.constantFrom(...flaws), timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }) }), async (ctx, c) => {
-    const registry = await ctx.registry()
-    let threw = false
-    try {
-      registry.register(flawed(c.name, c.flaw))
-    } catch {
-      threw = true
-    }
-    if (!threw) ctx.fail(`registering a definition with flaw "${c.flaw}" did not throw`)
-    const valid = c.timeoutMs === undefined ? liveTool(c.name) : liveTool(c.name, { timeoutMs: c.timeoutMs })
-    try {
-      registry.register(valid)
-    } catch {
-      ctx.fail('a valid definition was rejected after a flawed one')
-    }
-  }),
+  custom(
+    'DEF-1', 'a definition without output.schema and output.render, or with a timeoutMs that is not a positive finite number, is rejected at registration',
+    fc.record({ name: toolName, flaw: fc.constantFrom(...flaws), timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }) }),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      let threw = false
+      try {
+        registry.register(flawed(c.name, c.flaw))
+      } catch {
+        threw = true
+      }
+      if (!threw) ctx.fail(`registering a definition with flaw "${c.flaw}" did not throw`)
+      const valid = c.timeoutMs === undefined ? liveTool(c.name) : liveTool(c.name, { timeoutMs: c.timeoutMs })
+      try {
+        registry.register(valid)
+      } catch {
+        ctx.fail('a valid definition was rejected after a flawed one')
+      }
+    },
+  ),
 
-  custom('DEF-2', 'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL', fc.record({ name: toolName, scoped: fc.boolean() }), async (ctx, c) => {
-    const registry = await ctx.registry()
-    const scope = c.scoped ? { agent: registry.agent('A') } : undefined
-    const callAs = c.scoped ? { agent: registry.agent('A') } : {}
-    const dispose = registry.register(liveTool(c.name, { execute: async () => ({ first: true }) }), scope)
-    let threw = false
-    try {
-      registry.register(liveTool(c.name, { execute: async () => ({ second: true }) }), scope)
-    } catch {
-      threw = true
-    }
-    if (!threw) ctx.fail('a duplicate registration in the same layer did not throw')
-    const first = await registry.execute(input(c.name, {}, callAs))
-    if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
-    dispose()
-    const after = await registry.execute(input(c.name, {}, callAs))
-    if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
-  }),
+  custom(
+    'DEF-2', 'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL',
+    fc.record({ name: toolName, scoped: fc.boolean() }),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      const scope = c.scoped ? { agent: registry.agent('A') } : undefined
+      const callAs = c.scoped ? { agent: registry.agent('A') } : {}
+      const dispose = registry.register(liveTool(c.name, { execute: async () => ({ first: true }) }), scope)
+      let threw = false
+      try {
+        registry.register(liveTool(c.name, { execute: async () => ({ second: true }) }), scope)
+      } catch {
+        threw = true
+      }
+      if (!threw) ctx.fail('a duplicate registration in the same layer did not throw')
+      const first = await registry.execute(input(c.name, {}, callAs))
+      if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
+      dispose()
+      const after = await registry.execute(input(c.name, {}, callAs))
+      if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
+    },
+  ),
 
-  judged('DEF-3', 'presentCall and presentResult are never called by the registry during execution', scenario({ tools: fc.array(tool().map((t) => ({ ...t, presentCall: true })), { minLength: 1, maxLength: 1 }) })),
+  judged(
+    'DEF-3', 'presentCall and presentResult are never called by the registry during execution',
+    scenario({ tools: fc.array(tool().map((t) => ({ ...t, presentCall: true })), { minLength: 1, maxLength: 1 }) }),
+  ),
 
-  custom('DEF-4', 'parameters that are not lossless JSON are rejected at registration, and schemas() itself never throws', fc.record({ name: toolName, parameters: poisoned }), async (ctx, c) => {
-    const registry = await ctx.registry()
-    let threw = false
-    try {
-      registry.register(liveTool(c.name, { parameters: buildValue(c.parameters) as never }))
-    } catch {
-      threw = true
-    }
-    if (!threw) ctx.fail('parameters that are not lossless JSON were accepted')
-    try {
-      registry.schemas()
-    } catch {
-      ctx.fail('schemas() threw')
-    }
-  }),
+  custom(
+    'DEF-4', 'parameters that are not lossless JSON are rejected at registration, and schemas() itself never throws',
+    fc.record({ name: toolName, parameters: poisoned }),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      let threw = false
+      try {
+        registry.register(liveTool(c.name, { parameters: buildValue(c.parameters) as never }))
+      } catch {
+        threw = true
+      }
+      if (!threw) ctx.fail('parameters that are not lossless JSON were accepted')
+      try {
+        registry.schemas()
+      } catch {
+        ctx.fail('schemas() threw')
+      }
+    },
+  ),
 
-  judged('DEF-5', 'a defineTool tool ends a call whose arguments violate parameters as INVALID_ARGS before its body runs, and classifies it exclusive', scenario({
-    tools: fc.array(tool({ define: true }).map((t) => ({ ...t, define: true })), { minLength: 1, maxLength: 1 }),
-    calls: { args: fc.oneof(fc.constantFrom<ValueDesc>({}, { path: 1 }, { n: 1.5 }, { path: 'x', n: 'y' }), ...PARAMETER_SCHEMAS.map((schema) => schemaArbitrary(schema) as fc.Arbitrary<ValueDesc>)) },
-  }), 'define'),
+  judged(
+    'DEF-5', 'a defineTool tool ends a call whose arguments violate parameters as INVALID_ARGS before its body runs, and classifies it exclusive',
+    scenario({
+      tools: fc.array(tool({ define: true }).map((t) => ({ ...t, define: true })), { minLength: 1, maxLength: 1 }),
+      calls: {
+        args: fc.oneof(
+          fc.constantFrom<ValueDesc>({}, { path: 1 }, { n: 1.5 }, { path: 'x', n: 'y' }),
+          ...PARAMETER_SCHEMAS.map((schema) => schemaArbitrary(schema) as fc.Arbitrary<ValueDesc>)
+        ),
+      },
+    }),
+    'define',
+  ),
 ]

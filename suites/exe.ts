@@ -11,58 +11,85 @@ import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
-const waitingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }))
+const waitingTool = tool().map((t): ToolSpec => (
+  { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }
+))
 
 /**
  * The replacement must arrive: a wrapper that replaces the signal (next({ signal }), which the
  * adapter translates) and then aborts its replacement sees the body's signal abort. Without this,
  * a registry that never receives the replacement passes the caller-abort check vacuously.
  */
-const replacementArrives = custom('EXE-2', 'a wrapper\'s replacement signal reaches the body: aborting it aborts the signal the body holds', fc.record({
-  wrappers: fc.integer({ min: 1, max: 3 }),
-  replacing: fc.nat(2),
-  aborting: fc.nat(2),
-}), async (ctx, c) => {
-  const registry = await ctx.registry()
-  const caller = new AbortController()
-  let held: AbortSignal | undefined
-  let started: () => void = () => undefined
-  const running = new Promise<void>((resolve) => (started = resolve))
-  registry.register(liveTool('waiter', {
-    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-      held = exec.signal
-      started()
-      await new Promise<void>((resolve) => (exec.signal.aborted ? resolve() : exec.signal.addEventListener('abort', () => resolve(), { once: true })))
-      return { stopped: true }
-    }) as never,
-  }))
-  const replacing = c.replacing % c.wrappers
-  const replacement = new AbortController()
-  for (let i = 0; i < c.wrappers; i++) {
-    registry.onExecute((_exec, next) => (i === replacing ? next({ signal: replacement.signal }) : next()))
-  }
-  const pending = registry.execute(input('waiter', {}, { signal: caller.signal }))
-  await Promise.race([running, pending])
-  if (!held) return ctx.fail('the body never ran')
-  replacement.abort()
-  if (!held.aborted) ctx.fail(`wrapper ${replacing} of ${c.wrappers} replaced the signal and aborted its replacement, but the signal the body holds did not abort`)
-  caller.abort()
-  await pending
-})
+const replacementArrives = custom(
+  'EXE-2', 'a wrapper\'s replacement signal reaches the body: aborting it aborts the signal the body holds',
+  fc.record({
+    wrappers: fc.integer({ min: 1, max: 3 }),
+    replacing: fc.nat(2),
+    aborting: fc.nat(2),
+  }),
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    const caller = new AbortController()
+    let held: AbortSignal | undefined
+    let started: () => void = () => undefined
+    const running = new Promise<void>((resolve) => (started = resolve))
+    registry.register(liveTool('waiter', {
+      execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+        held = exec.signal
+        started()
+        await new Promise<void>((resolve) => (exec.signal.aborted ? resolve() : exec.signal.addEventListener('abort', () => resolve(), { once: true })))
+        return { stopped: true }
+      }) as never,
+    }))
+    const replacing = c.replacing % c.wrappers
+    const replacement = new AbortController()
+    for (let i = 0; i < c.wrappers; i++) {
+      registry.onExecute((_exec, next) => (i === replacing ? next({ signal: replacement.signal }) : next()))
+    }
+    const pending = registry.execute(input('waiter', {}, { signal: caller.signal }))
+    await Promise.race([running, pending])
+    if (!held) return ctx.fail('the body never ran')
+    replacement.abort()
+    if (!held.aborted) ctx.fail(
+      `wrapper ${replacing} of ${c.wrappers} replaced the signal and aborted its replacement, but the signal the body holds did not abort`,
+    )
+    caller.abort()
+    await pending
+  },
+)
 
 export default [
-  judged('EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body', scenario({ ...quiet, wrappers: wrappers(1) })),
-  withDirect(judged('EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too', scenario({
-    ...quiet,
-    tools: fc.array(waitingTool, { minLength: 1, maxLength: 1 }),
-    wrappers: fc.array(fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'replace-signal' as const }) }), { minLength: 1, maxLength: 2 }),
-    calls: { abortScheduled: 100 },
-  })), replacementArrives, { scenario: 1, direct: 1 }),
-  judged('EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome', scenario({ ...quiet, wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')), post: fc.array(postListener, { maxLength: 1 }) })),
-  judged('EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value', scenario({
-    ...quiet,
-    // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
-    tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
-    wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
-  })),
+  judged(
+    'EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body',
+    scenario({ ...quiet, wrappers: wrappers(1) }),
+  ),
+  withDirect(judged(
+    'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',
+    scenario({
+      ...quiet,
+      tools: fc.array(waitingTool, { minLength: 1, maxLength: 1 }),
+      wrappers: fc.array(
+        fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'replace-signal' as const }) }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      calls: { abortScheduled: 100 },
+    }),
+  ), replacementArrives, { scenario: 1, direct: 1 }),
+  judged(
+    'EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome',
+    scenario({
+      ...quiet,
+      wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')),
+      post: fc.array(postListener, { maxLength: 1 }),
+    }),
+  ),
+  judged(
+    'EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value',
+    scenario({
+      ...quiet,
+      // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
+      tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
+      wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
+    }),
+  ),
 ]

@@ -13,7 +13,10 @@ import type { JsonValue } from '../harness/contract/spec.js'
 import { isContent } from '../harness/oracle/predict.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
-  fc.uniqueArray(fc.tuple(tool({ scoped }), f).map(([t, fin]): ToolSpec => ({ ...t, finalize: fin })), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
+  fc.uniqueArray(
+    fc.tuple(tool({ scoped }), f).map(([t, fin]): ToolSpec => ({ ...t, finalize: fin })),
+    { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
+  )
 
 /** Well-formed blocks: the finalizer replaces the content, and everything else must stay (FIN-3). */
 const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec => ({ kind: 'returns', value }))
@@ -23,64 +26,86 @@ const deferringFirst = (t: ToolSpec, i: number): ToolSpec =>
   ({ ...t, body: { ...t.body, steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `context ${i}` }] } }, ...t.body.steps] } })
 
 export default [
-  custom('FIN-1', 'a call resolves its tool\'s definition once, at entry: body, output and finalizer all come from it; re-registering or disposing mid-call never mixes definitions, and only the entry finalizer runs, once', fc.record({
-    when: fc.constantFrom('pre-execute', 'body'),
-    then: fc.constantFrom('dispose', 'replace'),
-  }), async (ctx, c) => {
-    const registry = await ctx.registry()
-    const bodies: string[] = []
-    const finalizers: string[] = []
-    let dispose: () => void = () => undefined
-    const definition = (label: string) => liveTool('swapped', {
-      output: { schema: ANY_SCHEMA as JsonValue, render: () => [{ type: 'text', text: label }] },
-      finalizeContent: () => void finalizers.push(label),
-      execute: async () => {
-        bodies.push(label)
-        if (label === 'first' && c.when === 'body') swap()
-        return { from: label }
-      },
-    })
-    const swap = () => {
-      dispose()
-      if (c.then === 'replace') registry.register(definition('second'))
-    }
-    dispose = registry.register(definition('first'))
-    if (c.when === 'pre-execute') {
-      registry.onPreExecute(async (_exec, next) => {
-        swap()
-        return next()
+  custom(
+    'FIN-1',
+    'a call resolves its tool\'s definition once, at entry: body, output and finalizer all come from it; ' +
+      're-registering or disposing mid-call never mixes definitions, and only the entry finalizer runs, once',
+    fc.record({
+      when: fc.constantFrom('pre-execute', 'body'),
+      then: fc.constantFrom('dispose', 'replace'),
+    }),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      const bodies: string[] = []
+      const finalizers: string[] = []
+      let dispose: () => void = () => undefined
+      const definition = (label: string) => liveTool('swapped', {
+        output: { schema: ANY_SCHEMA as JsonValue, render: () => [{ type: 'text', text: label }] },
+        finalizeContent: () => void finalizers.push(label),
+        execute: async () => {
+          bodies.push(label)
+          if (label === 'first' && c.when === 'body') swap()
+          return { from: label }
+        },
       })
-    }
-    const result = await registry.execute(input('swapped'))
-    if (JSON.stringify(finalizers) !== '["first"]') ctx.fail(`finalizers that ran: ${JSON.stringify(finalizers)}, expected the one of the entry definition, once`)
-    if (bodies.some((b) => b !== 'first') || bodies.length > 1) return ctx.fail(`bodies that ran: ${JSON.stringify(bodies)}, expected only the entry definition's`)
-    // Disposal (never re-registration) may end the call as UNKNOWN_TOOL; otherwise it finishes with its entry definition.
-    if (result.isError && codeOf(registry, result) === 'UNKNOWN_TOOL') {
-      if (c.then === 'replace') ctx.fail('a call whose tool was re-registered mid-call became UNKNOWN_TOOL')
-      return
-    }
-    if (bodies.length !== 1) return ctx.fail(`the entry definition's body ran ${bodies.length} times and the call did not end as UNKNOWN_TOOL`)
-    if (result.isError) return ctx.fail(`the call ended as an error (${codeOf(registry, result)}), expected the entry definition's success`)
-    const content = JSON.stringify(result.content)
-    if (content !== '[{"type":"text","text":"first"}]') ctx.fail(`the content ${content} was not rendered by the entry definition's output`)
-  }),
-  judged('FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry', scenario({
-    tools: finalizing(finalizer),
-    pre: fc.array(preListener(preDecision({ malformed: 2, failing: 4 })), { minLength: 1, maxLength: 2 }),
-    approval: defaults.approval,
-    calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
-  })),
-  judged('FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws', scenario({
-    tools: finalizing(fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), oddFinalizer, replacingBlocks), false).map((tools) => tools.map(deferringFirst)),
-    pre: fc.array(preListener(), { maxLength: 1 }),
-    guards: fc.array(guard, { maxLength: 1 }),
-    wrappers: fc.array(wrapper, { maxLength: 1 }),
-    post: fc.array(postListener, { maxLength: 1 }),
-    calls: { max: 2 },
-  })),
-  judged('FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error', scenario({
-    ...quiet,
-    tools: fc.array(fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, finalize: { kind: 'throws' } })), { minLength: 1, maxLength: 1 }),
-    calls: { max: 2 },
-  })),
+      const swap = () => {
+        dispose()
+        if (c.then === 'replace') registry.register(definition('second'))
+      }
+      dispose = registry.register(definition('first'))
+      if (c.when === 'pre-execute') {
+        registry.onPreExecute(async (_exec, next) => {
+          swap()
+          return next()
+        })
+      }
+      const result = await registry.execute(input('swapped'))
+      if (JSON.stringify(finalizers) !== '["first"]') ctx.fail(
+        `finalizers that ran: ${JSON.stringify(finalizers)}, expected the one of the entry definition, once`,
+      )
+      if (bodies.some((b) => b !== 'first') || bodies.length > 1) return ctx.fail(
+        `bodies that ran: ${JSON.stringify(bodies)}, expected only the entry definition's`,
+      )
+      // Disposal (never re-registration) may end the call as UNKNOWN_TOOL; otherwise it finishes with its entry definition.
+      if (result.isError && codeOf(registry, result) === 'UNKNOWN_TOOL') {
+        if (c.then === 'replace') ctx.fail('a call whose tool was re-registered mid-call became UNKNOWN_TOOL')
+        return
+      }
+      if (bodies.length !== 1) return ctx.fail(`the entry definition's body ran ${bodies.length} times and the call did not end as UNKNOWN_TOOL`)
+      if (result.isError) return ctx.fail(`the call ended as an error (${codeOf(registry, result)}), expected the entry definition's success`)
+      const content = JSON.stringify(result.content)
+      if (content !== '[{"type":"text","text":"first"}]') ctx.fail(`the content ${content} was not rendered by the entry definition's output`)
+    },
+  ),
+  judged(
+    'FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry',
+    scenario({
+      tools: finalizing(finalizer),
+      pre: fc.array(preListener(preDecision({ malformed: 2, failing: 4 })), { minLength: 1, maxLength: 2 }),
+      approval: defaults.approval,
+      calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
+    }),
+  ),
+  judged(
+    'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',
+    scenario({
+      tools: finalizing(
+        fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), oddFinalizer, replacingBlocks),
+        false,
+      ).map((tools) => tools.map(deferringFirst)),
+      pre: fc.array(preListener(), { maxLength: 1 }),
+      guards: fc.array(guard, { maxLength: 1 }),
+      wrappers: fc.array(wrapper, { maxLength: 1 }),
+      post: fc.array(postListener, { maxLength: 1 }),
+      calls: { max: 2 },
+    }),
+  ),
+  judged(
+    'FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error',
+    scenario({
+      ...quiet,
+      tools: fc.array(fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, finalize: { kind: 'throws' } })), { minLength: 1, maxLength: 1 }),
+      calls: { max: 2 },
+    }),
+  ),
 ]

@@ -11,25 +11,51 @@ import type { Scenario } from '../harness/scenario/types.js'
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
 export default [
-  judged('GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies', scenario({ guards: fc.array(guard, { minLength: 1, maxLength: 3 }), calls: { max: 2 } })),
+  judged(
+    'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
+    scenario({ guards: fc.array(guard, { minLength: 1, maxLength: 3 }), calls: { max: 2 } }),
+  ),
 
-  custom('GRD-2', 'adding a guard, or a listener that only denies, can only remove executions', fc.record({
-    // Calls mostly reach the guards (no failing or malformed listeners), and there is a guard the added denial meets.
-    base: scenario({ pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }), guards: fc.array(guard, { minLength: 1, maxLength: 2 }), calls: { max: 3, agents: true } }),
-    addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-    position: fc.nat(3),
-  }), async (ctx, c) => {
-    const deny = c.addGuard
-    const extended: Scenario = deny
-      ? { ...c.base, guards: [...c.base.guards.slice(0, c.position), { verdict: { kind: 'returns', value: 'no' } }, ...c.base.guards.slice(c.position)] }
-      : { ...c.base, pre: [...c.base.pre.slice(0, c.position), { timing: 'sync', decision: { kind: 'returns', value: { kind: 'deny', reason: 'no' } } }, ...c.base.pre.slice(c.position)] }
-    const before = await runScenario(ctx.adapter, c.base, { budgetMs: 2000 })
-    const after = await runScenario(ctx.adapter, extended, { budgetMs: 2000 })
-    if (before.adapterError || after.adapterError) return
-    for (const call of bodiesRun(after)) {
-      if (!bodiesRun(before).has(call)) ctx.fail(`adding a deny-only ${deny ? 'guard' : 'listener'} made ${call} execute`)
-    }
-  }),
+  custom(
+    'GRD-2', 'adding a guard, or a listener that only denies, can only remove executions',
+    fc.record({
+      // Calls mostly reach the guards (no failing or malformed listeners), and there is a guard the added denial meets.
+      base: scenario({
+        pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
+        guards: fc.array(guard, { minLength: 1, maxLength: 2 }),
+        calls: { max: 3, agents: true },
+      }),
+      addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+      position: fc.nat(3),
+    }),
+    async (ctx, c) => {
+      const deny = c.addGuard
+      const extended: Scenario = deny
+        ? { ...c.base, guards: [...c.base.guards.slice(0, c.position), { verdict: { kind: 'returns', value: 'no' } }, ...c.base.guards.slice(c.position)] }
+        : {
+          ...c.base,
+          pre: [
+            ...c.base.pre.slice(0, c.position),
+            { timing: 'sync', decision: { kind: 'returns', value: { kind: 'deny', reason: 'no' } } },
+            ...c.base.pre.slice(c.position)
+          ],
+        }
+      const before = await runScenario(ctx.adapter, c.base, { budgetMs: 2000 })
+      const after = await runScenario(ctx.adapter, extended, { budgetMs: 2000 })
+      if (before.adapterError || after.adapterError) return
+      for (const call of bodiesRun(after)) {
+        if (!bodiesRun(before).has(call)) ctx.fail(`adding a deny-only ${deny ? 'guard' : 'listener'} made ${call} execute`)
+      }
+    },
+  ),
 
-  judged('GRD-3', 'a guard that throws denies (fail-closed)', scenario({ guards: fc.array(fc.oneof(guard, fc.constant({ verdict: { kind: 'throws' as const } })), { minLength: 1, maxLength: 2 }).filter((g) => g.some((x) => x.verdict.kind === 'throws')) })),
+  judged(
+    'GRD-3', 'a guard that throws denies (fail-closed)',
+    scenario({
+      guards: fc.array(
+        fc.oneof(guard, fc.constant({ verdict: { kind: 'throws' as const } })),
+        { minLength: 1, maxLength: 2 },
+      ).filter((g) => g.some((x) => x.verdict.kind === 'throws')),
+    }),
+  ),
 ]

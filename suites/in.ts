@@ -23,17 +23,34 @@ const failingPost: fc.Arbitrary<PostSpec> = fc.oneof(
   postListener,
   fc.record({
     timing,
-    decision: fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } }, { kind: 'returns', value: { kind: 'accept', value: 1, content: [] } }),
+    decision: fc.constantFrom<DecisionSpec>(
+      { kind: 'throws' },
+      { kind: 'rejects' },
+      { kind: 'returns', value: null },
+      { kind: 'returns', value: { kind: 'block' } },
+      { kind: 'returns', value: { kind: 'accept', value: 1, content: [] } },
+    ),
   }),
 )
 const failingWrapper: fc.Arbitrary<WrapperSpec> = fc.oneof(
   wrapper,
-  fc.record({ timing, action: fc.constantFrom<WrapperSpec['action']>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'made-up', result: null }, { kind: 'made-up', result: { isError: 'no' } }) }),
+  fc.record({
+    timing,
+    action: fc.constantFrom<WrapperSpec['action']>(
+      { kind: 'throws' },
+      { kind: 'rejects' },
+      { kind: 'made-up', result: null },
+      { kind: 'made-up', result: { isError: 'no' } },
+    ),
+  }),
 )
 const failingEverywhere = {
   // A third of the tools fail in their finalizer, a third in their body (with any thrown value, Errors or not).
   tools: fc.uniqueArray(fc.tuple(tool(), fc.nat(2), thrown, fc.boolean()).map(([t, where, error, sync]): ToolSpec =>
-    where === 0 ? t : where === 1 ? { ...t, finalize: { kind: 'throws' } } : { ...t, body: { ...t.body, outcome: { kind: sync ? 'throw' : 'reject', thrown: error } } },
+    where === 0 ? t : where === 1 ? { ...t, finalize: { kind: 'throws' } } : {
+      ...t,
+      body: { ...t.body, outcome: { kind: sync ? 'throw' : 'reject', thrown: error } },
+    },
   ), { minLength: 1, maxLength: 2, selector: (t) => t.name }),
   pre: fc.array(preListener(preDecision({ malformed: 3, failing: 3 })), { maxLength: 2 }),
   guards: fc.array(fc.oneof(guard, fc.constant<GuardSpec>({ verdict: { kind: 'throws' } })), { maxLength: 2 }),
@@ -47,48 +64,68 @@ const failingEverywhere = {
  * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
  * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context.
  */
-const sameExecution = custom('IN-1', 'every stage and the body see the caller\'s callId, name, agent and arguments', fc.record({
-  agent: fc.option(fc.constantFrom('A', 'B'), { nil: undefined }),
-  args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
-}), async (ctx, c) => {
-  const registry = await ctx.registry()
-  const agent = c.agent === undefined ? undefined : registry.agent(c.agent)
-  const check = (stage: string, exec: { callId?: unknown; name?: unknown; agent?: unknown; arguments?: unknown }) => {
-    if (exec.callId !== 'x-probe' || exec.name !== 'probe') ctx.fail(`${stage} saw callId ${String(exec.callId)} and name ${String(exec.name)}`)
-    if (exec.agent !== agent) ctx.fail(`${stage} saw agent ${exec.agent === undefined ? 'absent' : 'another key'}, expected ${c.agent === undefined ? 'absent' : `the key of ${c.agent}`}`)
-    if (JSON.stringify(exec.arguments) !== JSON.stringify(c.args)) ctx.fail(`${stage} saw arguments ${JSON.stringify(exec.arguments)}`)
-  }
-  registry.register(liveTool('probe', {
-    execute: (async (_args: unknown, exec: ToolExecution) => (check('the body\'s context', exec), { ok: true })) as never,
-    finalizeContent: (exec: ToolExecution) => void check('finalizeContent', exec),
-  }))
-  registry.onPreExecute((exec, next) => (check('pre-execute', exec), next()))
-  registry.guard((exec) => void check('a guard', exec))
-  registry.onExecute((exec, next) => (check('tools/execute', exec), next()))
-  registry.onPostExecute((exec, _result, next) => (check('post-execute', exec), next()))
-  registry.onResult((exec) => void check('tools/result', exec))
-  const result = await registry.execute(input('probe', c.args, agent === undefined ? {} : { agent }))
-  if (result.isError) ctx.fail('the probe call failed')
-})
+const sameExecution = custom(
+  'IN-1', 'every stage and the body see the caller\'s callId, name, agent and arguments',
+  fc.record({
+    agent: fc.option(fc.constantFrom('A', 'B'), { nil: undefined }),
+    args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
+  }),
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    const agent = c.agent === undefined ? undefined : registry.agent(c.agent)
+    const check = (stage: string, exec: { callId?: unknown; name?: unknown; agent?: unknown; arguments?: unknown }) => {
+      if (exec.callId !== 'x-probe' || exec.name !== 'probe') ctx.fail(`${stage} saw callId ${String(exec.callId)} and name ${String(exec.name)}`)
+      const expected = c.agent === undefined ? 'absent' : `the key of ${c.agent}`
+      if (exec.agent !== agent) ctx.fail(`${stage} saw agent ${exec.agent === undefined ? 'absent' : 'another key'}, expected ${expected}`)
+      if (JSON.stringify(exec.arguments) !== JSON.stringify(c.args)) ctx.fail(`${stage} saw arguments ${JSON.stringify(exec.arguments)}`)
+    }
+    registry.register(liveTool('probe', {
+      execute: (async (_args: unknown, exec: ToolExecution) => (check('the body\'s context', exec), { ok: true })) as never,
+      finalizeContent: (exec: ToolExecution) => void check('finalizeContent', exec),
+    }))
+    registry.onPreExecute((exec, next) => (check('pre-execute', exec), next()))
+    registry.guard((exec) => void check('a guard', exec))
+    registry.onExecute((exec, next) => (check('tools/execute', exec), next()))
+    registry.onPostExecute((exec, _result, next) => (check('post-execute', exec), next()))
+    registry.onResult((exec) => void check('tools/result', exec))
+    const result = await registry.execute(input('probe', c.args, agent === undefined ? {} : { agent }))
+    if (result.isError) ctx.fail('the probe call failed')
+  },
+)
 
 export default [
-  withDirect(judged('IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs', scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } })), sameExecution),
+  withDirect(judged(
+    'IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs',
+    scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } }),
+  ), sameExecution),
 
-  judged('IN-2', 'arguments that are not lossless JSON end the call before any listener, approval, guard, wrapper or body runs', scenario({
-    pre: defaults.pre,
-    guards: defaults.guards,
-    wrappers: defaults.wrappers,
-    calls: { args: poisoned, max: 2 },
-  })),
+  judged(
+    'IN-2', 'arguments that are not lossless JSON end the call before any listener, approval, guard, wrapper or body runs',
+    scenario({
+      pre: defaults.pre,
+      guards: defaults.guards,
+      wrappers: defaults.wrappers,
+      calls: { args: poisoned, max: 2 },
+    }),
+  ),
 
-  judged('IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token', scenario({ calls: { max: 3, agents: true } })),
+  judged(
+    'IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token',
+    scenario({ calls: { max: 3, agents: true } }),
+  ),
 
-  judged('IN-4', 'execute never rejects for a well-typed input: failures at every stage and unknown tools are error outcomes', scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: wellTypedArgs } })),
+  judged(
+    'IN-4', 'execute never rejects for a well-typed input: failures at every stage and unknown tools are error outcomes',
+    scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: wellTypedArgs } }),
+  ),
 
-  judged('IN-5', 'an ill-typed input (not an object, a callId that is not a string, no AbortSignal) resolves with an error outcome', scenario({ ...quiet, calls: { max: 2, args: wellTypedArgs } }).chain((s) =>
-    fc.constantFrom<NonNullable<CallSpec['malformed']>>('not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) => ({
-      ...s,
-      calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls],
-    })),
-  )),
+  judged(
+    'IN-5', 'an ill-typed input (not an object, a callId that is not a string, no AbortSignal) resolves with an error outcome',
+    scenario({ ...quiet, calls: { max: 2, args: wellTypedArgs } }).chain((s) =>
+      fc.constantFrom<NonNullable<CallSpec['malformed']>>('not-an-object', 'no-signal', 'callId-not-a-string').map((malformed) => ({
+        ...s,
+        calls: [{ tool: s.calls[0]!.tool, args: {}, malformed }, ...s.calls],
+      })),
+    ),
+  ),
 ]

@@ -10,27 +10,67 @@ import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/type
 
 /** A tool that smuggles an unserialisable value through one of its channels. */
 /** Lossless JSON that is still not a user message (META-1 publishes only well-shaped contexts). */
-const notAUserMessages: ValueDesc[] = [null, 'hello', { role: 'assistant', content: [] }, { role: 'user', content: [{ type: 'video' }] }, { role: 'user', content: [{ type: 'text', text: 'ok' }, null] }, { role: 'user', content: 'text' }]
-const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), fc.nat(3), poisoned, unserialisable, fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined })).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {
+const notAUserMessages: ValueDesc[] = [
+  null,
+  'hello',
+  { role: 'assistant', content: [] },
+  { role: 'user', content: [{ type: 'video' }] },
+  { role: 'user', content: [{ type: 'text', text: 'ok' }, null] },
+  { role: 'user', content: 'text' },
+]
+const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(
+  succeedingTool(),
+  fc.nat(3),
+  poisoned,
+  unserialisable,
+  fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined }),
+).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {
   const misshapen = notAUserMessage !== undefined
   const base: ToolSpec = { ...t, outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: 1 } } }
   if (channel === 0) return { ...base, meta: { kind: 'returns', value: bad } }
   if (channel === 1) return { ...base, render: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
-  if (channel === 2) return { ...base, body: { steps: [{ kind: 'defer', context: misshapen ? notAUserMessage : { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }], outcome: { kind: 'return', value: 1 } } }
+  if (channel === 2) return {
+    ...base,
+    body: {
+      steps: [{ kind: 'defer', context: misshapen ? notAUserMessage : { role: 'user', content: [{ type: 'text', text: 'x' }], bad: leaf } }],
+      outcome: { kind: 'return', value: 1 },
+    },
+  }
   return { ...base, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad: leaf }] } }
 })
-const smugglingPost = unserialisable.map((leaf): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'x', bad: leaf }] } }))
+const smugglingPost = unserialisable.map((leaf): DecisionSpec => (
+  { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'x', bad: leaf }] } }
+))
 
 export default [
-  judged('META-1', 'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — turns the outcome into an error', scenario({
-    ...quiet,
-    tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
-    post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
-  })),
-  judged('META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome', scenario({
-    tools: fc.array(tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })), { minLength: 1, maxLength: 1 }),
-    wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
-    post: fc.array(fc.oneof(postListener, fc.tuple(contentDesc, contextDesc).map(([content, context]) => ({ timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }))), { maxLength: 2 }),
-    calls: { max: 2 },
-  })),
+  judged(
+    'META-1',
+    'a meta, content, error or context that is not lossless JSON — from the tool, a wrapper, post-execute or the finalizer — ' +
+      'turns the outcome into an error',
+    scenario({
+      ...quiet,
+      tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
+      post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
+    }),
+  ),
+  judged(
+    'META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome',
+    scenario({
+      tools: fc.array(
+        tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })),
+        { minLength: 1, maxLength: 1 },
+      ),
+      wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
+      post: fc.array(
+        fc.oneof(
+          postListener,
+          fc.tuple(contentDesc, contextDesc).map(([content, context]) => (
+            { timing: 'sync' as const, decision: { kind: 'returns', value: { kind: 'accept', content, additionalContexts: [context] } } as DecisionSpec }
+          )),
+        ),
+        { maxLength: 2 },
+      ),
+      calls: { max: 2 },
+    }),
+  ),
 ]

@@ -30,62 +30,86 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
 })
 
 export default [
-  judged('MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true', scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true } })),
+  judged(
+    'MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true',
+    scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true } }),
+  ),
 
-  judged('MODE-2', 'everything but an exact true is exclusive — no classifier, a throw, 1, \'true\', {}, a Promise, a Boolean object, a non-function, invalid or unknown input — and executionMode never throws', scenario({
-    ...quiet,
-    tools: anyTools,
-    calls: { max: 3, agents: true, unknownNames: true },
-  }).chain((s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s)))),
+  judged(
+    'MODE-2',
+    'everything but an exact true is exclusive — no classifier, a throw, 1, \'true\', {}, a Promise, a Boolean ' +
+      'object, a non-function, invalid or unknown input — and executionMode never throws',
+    scenario({
+      ...quiet,
+      tools: anyTools,
+      calls: { max: 3, agents: true, unknownNames: true },
+    }).chain(
+      (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
+        malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
+      )),
+    ),
+  ),
 
-  custom('MODE-3', 'a batch never overlaps an exclusive body with any other, overlaps parallel calls up to the pool bound, returns results in call order, and gives unstarted calls ABORTED_BEFORE_DISPATCH after the batch aborts', batchCase, async (ctx, c) => {
-    const registry = await ctx.registry()
-    if (!registry.runBatch) return ctx.fail('the adapter declares the batch profile but has no runBatch')
-    let running = 0
-    let runningExclusive = 0
-    let started = 0
-    const batchAbort = new AbortController()
-    const pause = () => ctx.scheduler.schedule(Promise.resolve())
-    const body = (safe: boolean) => async (args: JsonValue) => {
-      started++
-      running++
-      if (!safe) runningExclusive++
-      if (runningExclusive > 0 && running > 1) ctx.fail('an exclusive body overlapped another body')
-      if (running > c.maxParallel) ctx.fail(`${running} bodies overlapped with maxParallel ${c.maxParallel}`)
-      if (c.abortAfter !== undefined && started > c.abortAfter) batchAbort.abort()
-      for (let i = 0; i < (args as { awaits: number }).awaits; i++) await pause()
-      running--
-      if (!safe) runningExclusive--
-      return args
-    }
-    registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true) }))
-    registry.register(liveTool('exclusive_tool', { execute: body(false) }))
-    const entered: string[] = []
-    registry.onPreExecute(async (exec, next) => {
-      if (batchAbort.signal.aborted) ctx.fail(`${exec.callId} started after the batch's signal aborted`)
-      entered.push(exec.callId)
-      return next()
-    })
-    const inputs: ToolExecutionInput[] = c.calls.map((call, i) => ({
-      callId: `b${i}`,
-      name: call.safe ? 'safe_tool' : 'exclusive_tool',
-      arguments: { index: i, awaits: call.awaits },
-      signal: new AbortController().signal,
-    }))
-    const results = await ctx.scheduler.waitFor(registry.runBatch(inputs, c.abortAfter === undefined && !c.withSignal ? { maxParallel: c.maxParallel } : { maxParallel: c.maxParallel, signal: batchAbort.signal }))
-    if (results.length !== inputs.length) return ctx.fail(`runBatch returned ${results.length} results for ${inputs.length} calls`)
-    for (let i = 0; i < inputs.length; i++) {
-      const result = results[i]
-      if (typeof result !== 'object' || result === null || typeof result.isError !== 'boolean') {
-        ctx.fail(`result ${i} is not an outcome`)
-        continue
+  custom(
+    'MODE-3',
+    'a batch never overlaps an exclusive body with any other, overlaps parallel calls up to the pool bound, returns ' +
+      'results in call order, and gives unstarted calls ABORTED_BEFORE_DISPATCH after the batch aborts',
+    batchCase,
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      if (!registry.runBatch) return ctx.fail('the adapter declares the batch profile but has no runBatch')
+      let running = 0
+      let runningExclusive = 0
+      let started = 0
+      const batchAbort = new AbortController()
+      const pause = () => ctx.scheduler.schedule(Promise.resolve())
+      const body = (safe: boolean) => async (args: JsonValue) => {
+        started++
+        running++
+        if (!safe) runningExclusive++
+        if (runningExclusive > 0 && running > 1) ctx.fail('an exclusive body overlapped another body')
+        if (running > c.maxParallel) ctx.fail(`${running} bodies overlapped with maxParallel ${c.maxParallel}`)
+        if (c.abortAfter !== undefined && started > c.abortAfter) batchAbort.abort()
+        for (let i = 0; i < (args as { awaits: number }).awaits; i++) await pause()
+        running--
+        if (!safe) runningExclusive--
+        return args
       }
-      if (!result.isError && (result.value as { index?: unknown }).index !== i) ctx.fail(`result ${i} is not the result of call ${i}`)
-      const code = codeOf(registry, result)
-      const unstarted = !entered.includes(`b${i}`)
-      if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
-      if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
-    }
-    if (c.abortAfter === undefined && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
-  }, 'batch'),
+      registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true) }))
+      registry.register(liveTool('exclusive_tool', { execute: body(false) }))
+      const entered: string[] = []
+      registry.onPreExecute(async (exec, next) => {
+        if (batchAbort.signal.aborted) ctx.fail(`${exec.callId} started after the batch's signal aborted`)
+        entered.push(exec.callId)
+        return next()
+      })
+      const inputs: ToolExecutionInput[] = c.calls.map((call, i) => ({
+        callId: `b${i}`,
+        name: call.safe ? 'safe_tool' : 'exclusive_tool',
+        arguments: { index: i, awaits: call.awaits },
+        signal: new AbortController().signal,
+      }))
+      const results = await ctx.scheduler.waitFor(registry.runBatch(
+        inputs,
+        c.abortAfter === undefined && !c.withSignal ? { maxParallel: c.maxParallel } : { maxParallel: c.maxParallel, signal: batchAbort.signal },
+      ))
+      if (results.length !== inputs.length) return ctx.fail(`runBatch returned ${results.length} results for ${inputs.length} calls`)
+      for (let i = 0; i < inputs.length; i++) {
+        const result = results[i]
+        if (typeof result !== 'object' || result === null || typeof result.isError !== 'boolean') {
+          ctx.fail(`result ${i} is not an outcome`)
+          continue
+        }
+        if (!result.isError && (result.value as { index?: unknown }).index !== i) ctx.fail(`result ${i} is not the result of call ${i}`)
+        const code = codeOf(registry, result)
+        const unstarted = !entered.includes(`b${i}`)
+        if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
+        if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) {
+          ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
+        }
+      }
+      if (c.abortAfter === undefined && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
+    },
+    'batch',
+  ),
 ]

@@ -13,58 +13,140 @@ import { withDirect } from './with-direct.js'
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })
 /** Half the time the render always succeeds, so an invalid value that slipped through would show as a success. */
 const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'returns', value: [{ type: 'text', text: 'rendered' }] }))
-const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => ({ ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }))
+const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => (
+  { ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }
+))
 /** presentationMeta answers of every kind, including throwing and returning undefined (no meta). */
 const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
 /** Renders that are not content: not an array, null or malformed blocks, a good block beside a bad one. */
-const malformedContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'text', text: 1 }], [{ type: 'video' }], [{ type: 'image', mimeType: 'image/png' }], [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AA==' }], [['nested']])
+const malformedContent = fc.constantFrom<ValueDesc>(
+  'text',
+  {},
+  [null],
+  [{ type: 'text' }],
+  [{ type: 'text', text: 1 }],
+  [{ type: 'video' }],
+  [{ type: 'image', mimeType: 'image/png' }],
+  [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AA==' }],
+  [['nested']],
+)
 /** Lossless JSON of the wrong shape: content that is not a ContentBlock[], contexts that are not UserMessages. */
-const shapelessContent = fc.constantFrom<ValueDesc>('text', {}, [null], [{ type: 'text' }], [{ type: 'video' }], { type: 'text', text: 'not in an array' }, [['nested']])
+const shapelessContent = fc.constantFrom<ValueDesc>(
+  'text',
+  {},
+  [null],
+  [{ type: 'text' }],
+  [{ type: 'video' }],
+  { type: 'text', text: 'not in an array' },
+  [['nested']],
+)
 const shapelessContext = fc.constantFrom<ValueDesc>('a message', { role: 'assistant', content: [] }, { role: 'user', content: 'text' }, { role: 'user' }, [], 1)
 /** One source of wrong-shaped output per case: the render, the finalizer, a deferred context, or a post-execute decision. */
-const shapelessTool = fc.tuple(tool(), fc.constantFrom('render', 'finalize', 'defer', 'none'), shapelessContent, shapelessContext).map(([t, where, content, context]): ToolSpec => {
+const shapelessTool = fc.tuple(
+  tool(),
+  fc.constantFrom('render', 'finalize', 'defer', 'none'),
+  shapelessContent,
+  shapelessContext,
+).map(([t, where, content, context]): ToolSpec => {
   const returns = { kind: 'return' as const, value: 1 }
-  const base: ToolSpec = { ...t, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((x) => x.kind !== 'defer'), outcome: returns } }
+  const base: ToolSpec = {
+    ...t,
+    outputSchema: ANY_SCHEMA,
+    render: { kind: 'json-text' },
+    body: { steps: t.body.steps.filter((x) => x.kind !== 'defer'), outcome: returns },
+  }
   if (where === 'render') return { ...base, render: { kind: 'returns', value: content } }
   if (where === 'finalize') return { ...base, finalize: { kind: 'returns', value: content } }
-  if (where === 'defer') return { ...base, body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'ok' }] } }, { kind: 'defer', context }], outcome: returns } }
+  if (where === 'defer') return {
+    ...base,
+    body: { steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: 'ok' }] } }, { kind: 'defer', context }], outcome: returns },
+  }
   return base
 })
-const shapelessDecision = fc.tuple(fc.constantFrom('accept', 'block', 'contexts'), shapelessContent, shapelessContext).map(([kind, content, context]): DecisionSpec => ({
+const shapelessDecision = fc.tuple(
+  fc.constantFrom('accept', 'block', 'contexts'),
+  shapelessContent,
+  shapelessContext,
+).map(([kind, content, context]): DecisionSpec => ({
   kind: 'returns',
-  value: kind === 'accept' ? { kind: 'accept', content } : kind === 'block' ? { kind: 'block', feedback: content } : { kind: 'accept', additionalContexts: [context] },
+  value: kind === 'accept' ? { kind: 'accept', content } : kind === 'block' ? { kind: 'block', feedback: content } : {
+    kind: 'accept',
+    additionalContexts: [context],
+  },
 }))
 const shapelessPost = fc.array(fc.record({ timing, decision: fc.oneof(shapelessDecision, fc.constant<DecisionSpec>({ kind: 'delegate' })) }), { maxLength: 1 })
 
 /** Renders that are not lossless JSON (OUT-2); lossless ones of the wrong shape are OUT-5's. */
-const losslessNot = fc.constantFrom<ValueDesc>([{ type: 'text', text: { $: 'bigint' } }], { $: 'cycle' }, [{ $: 'undefined' }], [{ type: 'text', text: 'ok' }, { $: 'function' }])
-const projectingTool = fc.tuple(tool(), fc.oneof(projection(true), fc.constant<ProjectionSpec>({ kind: 'throws' }), fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value })), { weight: 3, arbitrary: mutatingRender }), metaProjection).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
-const throwingTool = tool().map((t): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }))
-const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => ({ ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }))
+const losslessNot = fc.constantFrom<ValueDesc>(
+  [{ type: 'text', text: { $: 'bigint' } }],
+  { $: 'cycle' },
+  [{ $: 'undefined' }],
+  [{ type: 'text', text: 'ok' }, { $: 'function' }],
+)
+const projectingTool = fc.tuple(
+  tool(),
+  fc.oneof(
+    projection(true),
+    fc.constant<ProjectionSpec>({ kind: 'throws' }),
+    fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value })),
+    { weight: 3, arbitrary: mutatingRender },
+  ),
+  metaProjection,
+).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
+const throwingTool = tool().map((t): ToolSpec => (
+  { ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }
+))
+const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIMITED')).map(([t, code]): ToolSpec => (
+  { ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }
+))
 
 /** A body that throws before returning a promise: scenario bodies are async, so this one is direct. */
-const syncThrow = custom('OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws', fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean(), thrown: fc.constantFrom('error', 'function', 'plain object') }), async (ctx, c) => {
-  const registry = await ctx.registry()
-  const value = c.thrown === 'error' ? new Error('thrown synchronously') : c.thrown === 'function' ? () => 'a thrown function' : { message: 'a thrown object' }
-  registry.register(liveTool('sync_thrower', {
-    execute: (() => {
-      throw Object.assign(value, { code: c.code })
-    }) as never,
-  }))
-  if (c.withPost) registry.onPostExecute((_exec, _result, next) => next())
-  const result = await registry.execute(input('sync_thrower'))
-  if (!result.isError) return ctx.fail('a body that threw was published as a success')
-  if (codeOf(registry, result) !== c.code) ctx.fail(`the outcome's code is ${codeOf(registry, result)}, expected the thrown ${c.code}`)
-})
+const syncThrow = custom(
+  'OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws',
+  fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean(), thrown: fc.constantFrom('error', 'function', 'plain object') }),
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    const value = c.thrown === 'error' ? new Error('thrown synchronously') : c.thrown === 'function' ? () => 'a thrown function' : {
+      message: 'a thrown object',
+    }
+    registry.register(liveTool('sync_thrower', {
+      execute: (() => {
+        throw Object.assign(value, { code: c.code })
+      }) as never,
+    }))
+    if (c.withPost) registry.onPostExecute((_exec, _result, next) => next())
+    const result = await registry.execute(input('sync_thrower'))
+    if (!result.isError) return ctx.fail('a body that threw was published as a success')
+    if (codeOf(registry, result) !== c.code) ctx.fail(`the outcome's code is ${codeOf(registry, result)}, expected the thrown ${c.code}`)
+  },
+)
 
 export default [
-  judged('OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success', scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })),
-  judged('OUT-2', 'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT', scenario({
-    ...quiet,
-    tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
-    calls: { max: 2 },
-  })),
-  judged('OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text', scenario({ ...quiet, tools: one(throwingTool) })),
-  judged('OUT-5', 'a projection, finalizer or post-execute decision whose content is lossless but not a ContentBlock[], or a deferred context that is not a UserMessage, ends as INVALID_TOOL_OUTPUT', scenario({ ...quiet, tools: one(shapelessTool), post: shapelessPost, calls: { max: 2 } })),
-  withDirect(judged('OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects', scenario({ ...quiet, tools: one(codedTool) })), syncThrow, { scenario: 1, direct: 1 }),
+  judged(
+    'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
+    scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } }),
+  ),
+  judged(
+    'OUT-2',
+    'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT',
+    scenario({
+      ...quiet,
+      tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
+      calls: { max: 2 },
+    }),
+  ),
+  judged(
+    'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',
+    scenario({ ...quiet, tools: one(throwingTool) }),
+  ),
+  judged(
+    'OUT-5',
+    'a projection, finalizer or post-execute decision whose content is lossless but not a ContentBlock[], or a ' +
+      'deferred context that is not a UserMessage, ends as INVALID_TOOL_OUTPUT',
+    scenario({ ...quiet, tools: one(shapelessTool), post: shapelessPost, calls: { max: 2 } }),
+  ),
+  withDirect(judged(
+    'OUT-4', 'a thrown value\'s own string code is kept as the outcome\'s error code, whether the body throws synchronously or rejects',
+    scenario({ ...quiet, tools: one(codedTool) }),
+  ), syncThrow, { scenario: 1, direct: 1 }),
 ]

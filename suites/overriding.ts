@@ -32,74 +32,103 @@ const innerOutcome = (inner: Inner): unknown => {
 
 /** Malformed for PST-3: content of the wrong shape but lossless is OUT-5's (S), so it is not here. */
 const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
-  { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, { kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }, { kind: 'accept', content: { $: 'bigint' } },
+  { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, {
+    kind: 'accept',
+    value: 1,
+    content: [{ type: 'text', text: 'both' }],
+  }, { kind: 'accept', content: { $: 'bigint' } },
 )
 
 /** A pre-execute waterfall: the outer listener allows whatever it got from next(). */
 function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<Inner>) {
-  return custom(id, rule, overrideCase(inner), async (ctx, c) => {
-    const registry = await ctx.registry()
-    let bodyRan = false
-    registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
-    registry.onPreExecute(async (_exec, next) => {
-      try {
-        await next()
-      } catch {
-        // the outer listener swallows what it got and allows anyway
-      }
-      if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
-      return { kind: 'allow' }
-    })
-    for (let i = 0; i < c.between; i++) registry.onPreExecute((_exec, next) => next())
-    registry.onPreExecute(() => innerOutcome(c.inner) as never)
-    const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
-    if (bodyRan) ctx.fail(`the body ran although an inner listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind} and only an outer listener allowed`)
-    if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
-  })
+  return custom(
+    id, rule,
+    overrideCase(inner),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      let bodyRan = false
+      registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
+      registry.onPreExecute(async (_exec, next) => {
+        try {
+          await next()
+        } catch {
+          // the outer listener swallows what it got and allows anyway
+        }
+        if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
+        return { kind: 'allow' }
+      })
+      for (let i = 0; i < c.between; i++) registry.onPreExecute((_exec, next) => next())
+      registry.onPreExecute(() => innerOutcome(c.inner) as never)
+      const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+      if (bodyRan) ctx.fail(
+        `the body ran although an inner listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}` +
+          ' and only an outer listener allowed',
+      )
+      if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
+    },
+  )
 }
 
 /** A post-execute waterfall: the outer listener accepts whatever it got from next(). */
 function postOverride(rule: string) {
-  return custom('PST-3', rule, overrideCase(fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))), async (ctx, c) => {
-    const registry = await ctx.registry()
-    registry.register(liveTool('target'))
-    registry.onPostExecute(async (_exec, _result, next) => {
-      try {
-        await next()
-      } catch {
-        // the outer listener swallows what it got and accepts anyway
-      }
-      if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
-      return { kind: 'accept' }
-    })
-    for (let i = 0; i < c.between; i++) registry.onPostExecute((_exec, _result, next) => next())
-    registry.onPostExecute(() => innerOutcome(c.inner) as never)
-    const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
-    if (!result.isError) ctx.fail(`the outcome is a success although an inner post-execute listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}`)
-  })
+  return custom(
+    'PST-3', rule,
+    overrideCase(fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))),
+    async (ctx, c) => {
+      const registry = await ctx.registry()
+      registry.register(liveTool('target'))
+      registry.onPostExecute(async (_exec, _result, next) => {
+        try {
+          await next()
+        } catch {
+          // the outer listener swallows what it got and accepts anyway
+        }
+        if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
+        return { kind: 'accept' }
+      })
+      for (let i = 0; i < c.between; i++) registry.onPostExecute((_exec, _result, next) => next())
+      registry.onPostExecute(() => innerOutcome(c.inner) as never)
+      const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+      if (!result.isError) ctx.fail(
+        `the outcome is a success although an inner post-execute listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}`,
+      )
+    },
+  )
 }
 
-export const preMalformedOverridden = preOverride('PRE-3', 'an inner malformed decision stays a denial when an outer listener allows after next()', malformedPre.map((value): Inner => ({ kind: 'returns', value })))
-export const preThrowOverridden = preOverride('PRE-4', 'an inner throw ends the call when an outer listener allows after next()', fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))
+export const preMalformedOverridden = preOverride(
+  'PRE-3',
+  'an inner malformed decision stays a denial when an outer listener allows after next()',
+  malformedPre.map((value): Inner => ({ kind: 'returns', value })),
+)
+export const preThrowOverridden = preOverride(
+  'PRE-4',
+  'an inner throw ends the call when an outer listener allows after next()',
+  fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }),
+)
 export const postOverridden = postOverride('a malformed or throwing inner post-execute listener ends in error when an outer listener accepts after next()')
 
 /** An outer listener decides without awaiting the next() it called: the inner listener is still awaited (PRE-6). */
-export const preUnawaitedNext = custom('PRE-6', 'a listener started by next() is awaited even when the outer listener decided without awaiting it', fc.record({
-  pauses: fc.integer({ min: 1, max: 3 }),
-  outer: fc.constantFrom('allow', 'deny'),
-}), async (ctx, c) => {
-  const registry = await ctx.registry()
-  let innerSettled = false
-  registry.register(liveTool('target'))
-  registry.onPreExecute((_exec, next) => {
-    void next().catch(() => undefined)
-    return Promise.resolve(c.outer === 'allow' ? { kind: 'allow' } : { kind: 'deny', reason: 'outer' })
-  })
-  registry.onPreExecute(async () => {
-    for (let i = 0; i < c.pauses; i++) await ctx.scheduler.schedule(Promise.resolve())
-    innerSettled = true
-    return { kind: 'allow' }
-  })
-  await ctx.scheduler.waitFor(registry.execute(input('target')))
-  if (!innerSettled) ctx.fail('execute settled while a pre-execute listener it had started was still pending')
-})
+export const preUnawaitedNext = custom(
+  'PRE-6', 'a listener started by next() is awaited even when the outer listener decided without awaiting it',
+  fc.record({
+    pauses: fc.integer({ min: 1, max: 3 }),
+    outer: fc.constantFrom('allow', 'deny'),
+  }),
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    let innerSettled = false
+    registry.register(liveTool('target'))
+    registry.onPreExecute((_exec, next) => {
+      void next().catch(() => undefined)
+      return Promise.resolve(c.outer === 'allow' ? { kind: 'allow' } : { kind: 'deny', reason: 'outer' })
+    })
+    registry.onPreExecute(async () => {
+      for (let i = 0; i < c.pauses; i++) await ctx.scheduler.schedule(Promise.resolve())
+      innerSettled = true
+      return { kind: 'allow' }
+    })
+    await ctx.scheduler.waitFor(registry.execute(input('target')))
+    if (!innerSettled) ctx.fail('execute settled while a pre-execute listener it had started was still pending')
+  },
+)

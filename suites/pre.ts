@@ -11,29 +11,88 @@ const returns = (value: fc.Arbitrary<ValueDesc>) => value.map((v) => ({ kind: 'r
 const listeners = (decision: fc.Arbitrary<DecisionSpec>, min = 1) => fc.array(preListener(decision), { minLength: min, maxLength: 3 })
 /** Delegating listeners around one that decides: the decision can sit at any depth. */
 const around = (decisive: fc.Arbitrary<DecisionSpec>) =>
-  fc.tuple(fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 2 }), preListener(decisive), fc.array(preListener(), { maxLength: 1 })).map(([before, d, after]): PreSpec[] => [...before, d, ...after])
+  fc.tuple(
+    fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 2 }),
+    preListener(decisive),
+    fc.array(preListener(), { maxLength: 1 }),
+  ).map(([before, d, after]): PreSpec[] => [...before, d, ...after])
 
 export default [
-  judged('PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow', scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) })),
-  judged('PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs', scenario({ pre: around(fc.string({ maxLength: 4 }).map((reason) => ({ kind: 'returns', value: { kind: 'deny', reason } }) as DecisionSpec)) })),
-  withDirect(judged('PRE-3', 'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, never an allow, even when an outer listener allows after next()', scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } })), preMalformedOverridden),
-  withDirect(judged('PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows', scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) })), preThrowOverridden),
-  judged('PRE-5', 'ask with no approval capability configured is a denial', scenario({ pre: around(returns(fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' }))), approval: fc.constant(undefined) })),
-  withDirect(judged('PRE-6', 'a pending listener is awaited — even one an outer listener stopped waiting for — and if the caller aborted meanwhile the body never runs', scenario({
-    ...quiet,
-    pre: fc.array(preListener(fc.oneof(fc.constant<DecisionSpec>({ kind: 'delegate' }), returns(wellFormedPre))).map((p) => ({ ...p, timing: 'await' as const })), { minLength: 1, maxLength: 3 }),
-    calls: { abortScheduled: 80 },
-  })), preUnawaitedNext),
-  judged('PRE-7', 'a listener registered for agent A receives only calls whose agent is A; global listeners receive all calls', scenario({
-    ...quiet,
-    pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, scope: p.scope ?? 'A' as const })), { minLength: 1, maxLength: 3 }),
-    post: fc.array(fc.record({ scope: fc.constantFrom<'A' | 'B'>('A', 'B'), timing: fc.constant('sync' as const), decision: fc.constant<DecisionSpec>({ kind: 'delegate' }) }), { maxLength: 2 }),
-    calls: { max: 3, agents: true },
-  }), 'scopes'),
-  judged('PRE-8', 'next() is idempotent: calling it twice gets one decision and runs no later listener, approval or guard twice', scenario({
-    // In each waterfall, listeners that call next() twice, sometimes followed by one that decides.
-    pre: fc.tuple(fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 2 }), fc.option(preListener(preDecision({ malformed: 0, failing: 0 }).filter((d) => d.kind === 'returns')), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
-    wrappers: fc.tuple(fc.array(fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'next-twice' as const }) }), { minLength: 1, maxLength: 2 }), fc.option(wrapper.filter((w) => w.action.kind === 'made-up'), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
-    post: fc.tuple(fc.array(fc.record({ timing: fc.constant('sync' as const), decision: fc.constant<DecisionSpec>({ kind: 'delegate-twice' }) }), { minLength: 1, maxLength: 2 }), fc.option(postListener.filter((p) => p.decision.kind === 'returns'), { nil: undefined })).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
-  })),
+  judged(
+    'PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow',
+    scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) }),
+  ),
+  judged(
+    'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
+    scenario({ pre: around(fc.string({ maxLength: 4 }).map((reason) => ({ kind: 'returns', value: { kind: 'deny', reason } }) as DecisionSpec)) }),
+  ),
+  withDirect(judged(
+    'PRE-3',
+    'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, ' +
+      'never an allow, even when an outer listener allows after next()',
+    scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } }),
+  ), preMalformedOverridden),
+  withDirect(judged(
+    'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
+    scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) }),
+  ), preThrowOverridden),
+  judged(
+    'PRE-5', 'ask with no approval capability configured is a denial',
+    scenario({ pre: around(returns(fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' }))), approval: fc.constant(undefined) }),
+  ),
+  withDirect(judged(
+    'PRE-6', 'a pending listener is awaited — even one an outer listener stopped waiting for — and if the caller aborted meanwhile the body never runs',
+    scenario({
+      ...quiet,
+      pre: fc.array(
+        preListener(fc.oneof(fc.constant<DecisionSpec>({ kind: 'delegate' }), returns(wellFormedPre))).map((p) => ({ ...p, timing: 'await' as const })),
+        { minLength: 1, maxLength: 3 },
+      ),
+      calls: { abortScheduled: 80 },
+    }),
+  ), preUnawaitedNext),
+  judged(
+    'PRE-7', 'a listener registered for agent A receives only calls whose agent is A; global listeners receive all calls',
+    scenario({
+      ...quiet,
+      pre: fc.array(
+        preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, scope: p.scope ?? 'A' as const })),
+        { minLength: 1, maxLength: 3 },
+      ),
+      post: fc.array(
+        fc.record({
+          scope: fc.constantFrom<'A' | 'B'>('A', 'B'),
+          timing: fc.constant('sync' as const),
+          decision: fc.constant<DecisionSpec>({ kind: 'delegate' }),
+        }),
+        { maxLength: 2 },
+      ),
+      calls: { max: 3, agents: true },
+    }),
+    'scopes',
+  ),
+  judged(
+    'PRE-8', 'next() is idempotent: calling it twice gets one decision and runs no later listener, approval or guard twice',
+    scenario({
+      // In each waterfall, listeners that call next() twice, sometimes followed by one that decides.
+      pre: fc.tuple(
+        fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 2 }),
+        fc.option(preListener(preDecision({ malformed: 0, failing: 0 }).filter((d) => d.kind === 'returns')), { nil: undefined }),
+      ).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
+      wrappers: fc.tuple(
+        fc.array(
+          fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'next-twice' as const }) }),
+          { minLength: 1, maxLength: 2 },
+        ),
+        fc.option(wrapper.filter((w) => w.action.kind === 'made-up'), { nil: undefined }),
+      ).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
+      post: fc.tuple(
+        fc.array(
+          fc.record({ timing: fc.constant('sync' as const), decision: fc.constant<DecisionSpec>({ kind: 'delegate-twice' }) }),
+          { minLength: 1, maxLength: 2 },
+        ),
+        fc.option(postListener.filter((p) => p.decision.kind === 'returns'), { nil: undefined }),
+      ).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
+    }),
+  ),
 ]

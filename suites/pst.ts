@@ -23,50 +23,87 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
     { weight: 2, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
     { weight: 2, arbitrary: contentDesc.map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
     { weight: 2, arbitrary: postListener.map((p) => p.decision) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom<ValueDesc>({ kind: 'accept' }, { kind: 'accept', value: 1 }, { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] }), contextDesc.filter(isValidContext)).map(([decision, context]): DecisionSpec => ({ kind: 'returns', value: { ...(decision as object), additionalContexts: [context] } as ValueDesc })) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(
+        fc.constantFrom<ValueDesc>({ kind: 'accept' }, { kind: 'accept', value: 1 }, { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] }),
+        contextDesc.filter(isValidContext),
+      ).map(([decision, context]): DecisionSpec => ({ kind: 'returns', value: { ...(decision as object), additionalContexts: [context] } as ValueDesc })),
+    },
   ),
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', value: { ok: true } } }, { kind: 'returns', value: { kind: 'accept', value: 1 } }) },
-    { weight: 1, arbitrary: fc.constantFrom<DecisionSpec>({ kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } }, { kind: 'returns', value: { kind: 'accept' } }) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<DecisionSpec>(
+        { kind: 'returns', value: { kind: 'accept', value: { ok: true } } },
+        { kind: 'returns', value: { kind: 'accept', value: 1 } },
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<DecisionSpec>(
+        { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'all good' }] } },
+        { kind: 'returns', value: { kind: 'accept' } },
+      ),
+    },
   ), fc.constantFrom('sync' as const, 'await' as const))
   .chain(([decision, timing]) =>
     fc.oneof(
       { weight: 2, arbitrary: fc.constant<PostSpec[]>([{ timing, decision }]) },
       // A hostile listener rewrites the failure it was handed into a success, then accepts it.
-      { weight: 1, arbitrary: fc.constant<PostSpec[]>([{ timing, decision: { kind: 'returns', value: { kind: 'accept' } }, attack: { result: resurrectingWrites } }]) },
+      {
+        weight: 1,
+        arbitrary: fc.constant<PostSpec[]>([{ timing, decision: { kind: 'returns', value: { kind: 'accept' } }, attack: { result: resurrectingWrites } }]),
+      },
     ),
   )
-const failingTool = tool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }))
+const failingTool = tool().map((t): ToolSpec => (
+  { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
+))
 
 export default [
-  judged('PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block', scenario({
-    ...quiet,
-    tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
-    post: posts,
-  })),
-  judged('PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success', scenario({
-    ...quiet,
-    tools: fc.array(fc.oneof({ weight: 3, arbitrary: failingTool }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
-    pre: fc.array(preListener(), { maxLength: 2 }),
-    post: resurrecting,
-  })),
-  withDirect(judged('PST-3', 'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error, even when an outer listener accepts after next()', scenario({
-    ...quiet,
-    tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
-    post: fc.array(fc.record({
-      timing: fc.constantFrom('sync' as const, 'await' as const),
-      decision: fc.constantFrom<DecisionSpec>(
-        { kind: 'throws' }, { kind: 'rejects' },
-        { kind: 'returns', value: { kind: 'accept', value: 1, content: [{ type: 'text', text: 'x' }] } },
-        { kind: 'returns', value: { kind: 'allow' } }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } },
-        { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
-        { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'assistant', content: [] }] } },
-        { kind: 'returns', value: { kind: 'accept', additionalContexts: 'not a list' } }, { kind: 'returns', value: { kind: 'block', feedback: [{ type: 'text', text: 'no' }], additionalContexts: [null] } },
-        { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'user', content: [{ type: 'text', text: 'x' }], bad: { $: 'bigint' } }] } },
-      ),
-    }), { minLength: 1, maxLength: 2 }),
-  })), postOverridden),
+  judged(
+    'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
+    scenario({
+      ...quiet,
+      tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+      post: posts,
+    }),
+  ),
+  judged(
+    'PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success',
+    scenario({
+      ...quiet,
+      tools: fc.array(fc.oneof({ weight: 3, arbitrary: failingTool }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+      pre: fc.array(preListener(), { maxLength: 2 }),
+      post: resurrecting,
+    }),
+  ),
+  withDirect(judged(
+    'PST-3',
+    'a decision replacing both value and content, a malformed decision, or a throwing listener ends in error, even ' +
+      'when an outer listener accepts after next()',
+    scenario({
+      ...quiet,
+      tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+      post: fc.array(fc.record({
+        timing: fc.constantFrom('sync' as const, 'await' as const),
+        decision: fc.constantFrom<DecisionSpec>(
+          { kind: 'throws' }, { kind: 'rejects' },
+          { kind: 'returns', value: { kind: 'accept', value: 1, content: [{ type: 'text', text: 'x' }] } },
+          { kind: 'returns', value: { kind: 'allow' } }, { kind: 'returns', value: null }, { kind: 'returns', value: { kind: 'block' } },
+          { kind: 'returns', value: { kind: 'accept', content: 'text' } }, { kind: 'returns', value: { $: 'undefined' } },
+          { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'assistant', content: [] }] } },
+          { kind: 'returns', value: { kind: 'accept', additionalContexts: 'not a list' } }, {
+            kind: 'returns',
+            value: { kind: 'block', feedback: [{ type: 'text', text: 'no' }], additionalContexts: [null] },
+          },
+          { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'user', content: [{ type: 'text', text: 'x' }], bad: { $: 'bigint' } }] } },
+        ),
+      }), { minLength: 1, maxLength: 2 }),
+    }),
+  ), postOverridden),
 ]

@@ -15,12 +15,24 @@ const blockingPost = fc.oneof(
 )
 
 export default [
-  judged('RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with', scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } })),
-  judged('RES-2', 'the result observers see is deep-frozen and the execution frozen', scenario({ observers, calls: { max: 2 } })),
-  judged('RES-3', 'a success has value and no error; a failure has error and no value; concludesTurn only on a success', fc.oneof(
-    scenario({ calls: { max: 2, unknownNames: true } }),
-    // A body that concludes, then a post-execute block: the failure must not carry the conclusion.
-    scenario({ tools: fc.array(concludingTool, { minLength: 1, maxLength: 1 }), post: fc.array(blockingPost, { minLength: 1, maxLength: 2 }) }),
-  )),
-  judged('RES-4', 'an observer that throws changes neither the outcome nor what other observers receive', scenario({ observers: fc.array(observer.map((o) => ({ ...o, throws: true })), { minLength: 1, maxLength: 3 }) })),
+  judged(
+    'RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with',
+    scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } }),
+  ),
+  judged(
+    'RES-2', 'the result observers see is deep-frozen and the execution frozen',
+    scenario({ observers, calls: { max: 2 } }),
+  ),
+  judged(
+    'RES-3', 'a success has value and no error; a failure has error and no value; concludesTurn only on a success',
+    fc.oneof(
+      scenario({ calls: { max: 2, unknownNames: true } }),
+      // A body that concludes, then a post-execute block: the failure must not carry the conclusion.
+      scenario({ tools: fc.array(concludingTool, { minLength: 1, maxLength: 1 }), post: fc.array(blockingPost, { minLength: 1, maxLength: 2 }) }),
+    ),
+  ),
+  judged(
+    'RES-4', 'an observer that throws changes neither the outcome nor what other observers receive',
+    scenario({ observers: fc.array(observer.map((o) => ({ ...o, throws: true })), { minLength: 1, maxLength: 3 }) }),
+  ),
 ]

@@ -37,7 +37,12 @@ function definition(c: ToolCase): ToolDefinition {
     def.presentResult = () => null
   }
   for (const extra of c.extra) {
-    Object.defineProperty(def, extra.symbol ? Symbol(extra.key) : extra.key, { value: buildValue(extra.value), enumerable: extra.enumerable, configurable: true, writable: true })
+    Object.defineProperty(def, extra.symbol ? Symbol(extra.key) : extra.key, {
+      value: buildValue(extra.value),
+      enumerable: extra.enumerable,
+      configurable: true,
+      writable: true,
+    })
   }
   return def as unknown as ToolDefinition
 }
@@ -54,56 +59,69 @@ function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefini
 const text = (value: unknown) => safeJson(value)
 
 export default [
-  custom('SCH-1', 'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later', toolCases, async (ctx, cases) => {
-    const registry = await ctx.registry()
-    const defs = registerAll(registry, cases)
-    for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
-    const listed = registry.schemas()
-    if (listed.length !== cases.length) ctx.fail(`schemas() listed ${listed.length} tools for ${cases.length} registered`)
-    for (const entry of listed) {
-      const keys = Reflect.ownKeys(entry as object).map(String).sort()
-      if (text(keys) !== text(['description', 'name', 'parameters'])) ctx.fail(`an entry has keys ${text(keys)}`)
-      const leaked = HOST_FIELDS.filter((f) => text(entry).includes(`"${f}"`) && !text(cases.map((c) => c.parameters)).includes(`"${f}"`))
-      if (leaked.length > 0) ctx.fail(`host fields leaked: ${leaked.join(', ')}`)
-    }
-  }),
-
-  custom('SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later', toolCases, async (ctx, cases) => {
-    const registry = await ctx.registry()
-    registerAll(registry, cases)
-    for (const entry of registry.schemas()) {
-      // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
-      const problems: string[] = []
-      const parameters = readOnce((entry as { parameters?: unknown }).parameters, problems)
-      if (problems.length > 0) ctx.fail(`parameters in the projection is not lossless JSON: ${problems[0]}`)
-      losslessText(parameters, 'SCH-2', 'parameters in the projection')
-    }
-    // Listing order is SCH-3's: here each tool's parameters are compared by its name.
-    const byName = (listed: readonly unknown[]) => text([...(listed as { name?: unknown }[])].sort((a, b) => String(a?.name).localeCompare(String(b?.name))))
-    const before = byName(registry.schemas())
-    for (const entry of registry.schemas() as Record<string, unknown>[]) {
-      try {
-        const parameters = entry.parameters as Record<string, unknown>
-        parameters.injected = { type: 'string' }
-        ;(parameters as { type?: unknown }).type = 'array'
-      } catch {
-        // a frozen copy is also detached
+  custom(
+    'SCH-1',
+    'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later',
+    toolCases,
+    async (ctx, cases) => {
+      const registry = await ctx.registry()
+      const defs = registerAll(registry, cases)
+      for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
+      const listed = registry.schemas()
+      if (listed.length !== cases.length) ctx.fail(`schemas() listed ${listed.length} tools for ${cases.length} registered`)
+      for (const entry of listed) {
+        const keys = Reflect.ownKeys(entry as object).map(String).sort()
+        if (text(keys) !== text(['description', 'name', 'parameters'])) ctx.fail(`an entry has keys ${text(keys)}`)
+        const leaked = HOST_FIELDS.filter((f) => text(entry).includes(`"${f}"`) && !text(cases.map((c) => c.parameters)).includes(`"${f}"`))
+        if (leaked.length > 0) ctx.fail(`host fields leaked: ${leaked.join(', ')}`)
       }
-    }
-    const after = registry.schemas()
-    if (byName(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
-    const original = cases.map((c) => `${c.name}:${text(buildValue(c.parameters))}`).sort()
-    const listed = (after as { name: unknown; parameters: unknown }[]).map((e) => `${String(e.name)}:${text(e.parameters)}`).sort()
-    if (text(listed) !== text(original)) ctx.fail('parameters in the projection differ from the registered JSON')
-  }),
+    },
+  ),
 
-  custom('SCH-3', 'the projection is deterministic: same registrations, same order, deep-equal output', toolCases, async (ctx, cases) => {
-    const first = await ctx.registry()
-    const second = await ctx.registry()
-    registerAll(first, cases)
-    registerAll(second, cases)
-    const a = text(first.schemas())
-    if (a !== text(first.schemas())) ctx.fail('two calls to schemas() on one registry differ')
-    if (a !== text(second.schemas())) ctx.fail('two registries with the same registrations project differently')
-  }),
+  custom(
+    'SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later',
+    toolCases,
+    async (ctx, cases) => {
+      const registry = await ctx.registry()
+      registerAll(registry, cases)
+      for (const entry of registry.schemas()) {
+        // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
+        const problems: string[] = []
+        const parameters = readOnce((entry as { parameters?: unknown }).parameters, problems)
+        if (problems.length > 0) ctx.fail(`parameters in the projection is not lossless JSON: ${problems[0]}`)
+        losslessText(parameters, 'SCH-2', 'parameters in the projection')
+      }
+      // Listing order is SCH-3's: here each tool's parameters are compared by its name.
+      const byName = (listed: readonly unknown[]) => text([...(listed as { name?: unknown }[])].sort((a, b) => String(a?.name).localeCompare(String(b?.name))))
+      const before = byName(registry.schemas())
+      for (const entry of registry.schemas() as Record<string, unknown>[]) {
+        try {
+          const parameters = entry.parameters as Record<string, unknown>
+          parameters.injected = { type: 'string' }
+          ;(parameters as { type?: unknown }).type = 'array'
+        } catch {
+          // a frozen copy is also detached
+        }
+      }
+      const after = registry.schemas()
+      if (byName(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
+      const original = cases.map((c) => `${c.name}:${text(buildValue(c.parameters))}`).sort()
+      const listed = (after as { name: unknown; parameters: unknown }[]).map((e) => `${String(e.name)}:${text(e.parameters)}`).sort()
+      if (text(listed) !== text(original)) ctx.fail('parameters in the projection differ from the registered JSON')
+    },
+  ),
+
+  custom(
+    'SCH-3', 'the projection is deterministic: same registrations, same order, deep-equal output',
+    toolCases,
+    async (ctx, cases) => {
+      const first = await ctx.registry()
+      const second = await ctx.registry()
+      registerAll(first, cases)
+      registerAll(second, cases)
+      const a = text(first.schemas())
+      if (a !== text(first.schemas())) ctx.fail('two calls to schemas() on one registry differ')
+      if (a !== text(second.schemas())) ctx.fail('two registries with the same registrations project differently')
+    },
+  ),
 ]

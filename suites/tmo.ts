@@ -9,57 +9,69 @@ const abortOf = (signal: AbortSignal) => new Promise<void>((resolve) => signal.a
 const DELIVERY_GRACE_MS = 2_000
 
 export default [
-  custom('TMO-1', 'the registry arms no timer of its own: without the policy a body past timeoutMs completes; with it, a tool without timeoutMs has no deadline', fc.record({
-    timeoutMs: fc.integer({ min: 1, max: 4 }),
-    overrunMs: fc.integer({ min: 5, max: 15 }),
-    withPolicy: fc.boolean(),
-  }), async (ctx, c) => {
-    const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
-    const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
-    let bodySignal: AbortSignal | undefined
-    const overrun = async (_args: unknown, exec: { signal: AbortSignal }) => {
-      bodySignal = exec.signal
-      await sleep(c.timeoutMs + c.overrunMs)
-      return { finished: true }
-    }
-    registry.register(withPolicy ? liveTool('slow', { execute: overrun as never }) : liveTool('slow', { timeoutMs: c.timeoutMs, execute: overrun as never }))
-    const result = await registry.execute(input('slow'))
-    if (result.isError) ctx.fail(`the overrunning body ended as an error (${codeOf(registry, result)})`)
-    if (bodySignal?.aborted) ctx.fail('the body\'s signal was aborted although no deadline applies')
-  }, 'core', 12, 1000),
+  custom(
+    'TMO-1', 'the registry arms no timer of its own: without the policy a body past timeoutMs completes; with it, a tool without timeoutMs has no deadline',
+    fc.record({
+      timeoutMs: fc.integer({ min: 1, max: 4 }),
+      overrunMs: fc.integer({ min: 5, max: 15 }),
+      withPolicy: fc.boolean(),
+    }),
+    async (ctx, c) => {
+      const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
+      const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
+      let bodySignal: AbortSignal | undefined
+      const overrun = async (_args: unknown, exec: { signal: AbortSignal }) => {
+        bodySignal = exec.signal
+        await sleep(c.timeoutMs + c.overrunMs)
+        return { finished: true }
+      }
+      registry.register(withPolicy ? liveTool('slow', { execute: overrun as never }) : liveTool('slow', { timeoutMs: c.timeoutMs, execute: overrun as never }))
+      const result = await registry.execute(input('slow'))
+      if (result.isError) ctx.fail(`the overrunning body ended as an error (${codeOf(registry, result)})`)
+      if (bodySignal?.aborted) ctx.fail('the body\'s signal was aborted although no deadline applies')
+    },
+    'core', 12, 1000,
+  ),
 
-  custom('TMO-2', 'with the timeout policy, a body still running at timeoutMs sees its signal abort, and the outcome is TOOL_TIMEOUT only once the body has settled', fc.record({
-    timeoutMs: fc.integer({ min: 1, max: 4 }),
-    cooperative: fc.boolean(),
-    lingerMs: fc.integer({ min: 0, max: 5 }),
-    throws: fc.boolean(),
-  }), async (ctx, c) => {
-    const registry = await ctx.registry({ timeoutPolicy: true })
-    let bodySettled = false
-    let sawAbort = false
-    registry.register(liveTool('slow', {
-      timeoutMs: c.timeoutMs,
-      execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-        try {
-          if (c.cooperative) await abortOf(exec.signal)
-          else await sleep(c.timeoutMs + 10)
-          // The abort may cross a process boundary (--command): allow it time to arrive.
-          if (!exec.signal.aborted) await Promise.race([abortOf(exec.signal), sleep(DELIVERY_GRACE_MS)])
-          sawAbort = exec.signal.aborted
-          await sleep(c.lingerMs)
-          if (c.throws) throw new Error('stopped')
-          return { finished: true }
-        } finally {
-          bodySettled = true
-        }
-      }) as never,
-    }))
-    registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
-    const result = await registry.execute(input('slow'))
-    if (!bodySettled) ctx.fail('execute settled before the body did')
-    if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
-    if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(`the outcome is ${result.isError ? codeOf(registry, result) : 'a success'}, expected TOOL_TIMEOUT`)
-    const fast = await registry.execute(input('fast'))
-    if (fast.isError) ctx.fail('a body finishing at once was timed out')
-  }, 'timeout', 12, 1000),
+  custom(
+    'TMO-2', 'with the timeout policy, a body still running at timeoutMs sees its signal abort, and the outcome is TOOL_TIMEOUT only once the body has settled',
+    fc.record({
+      timeoutMs: fc.integer({ min: 1, max: 4 }),
+      cooperative: fc.boolean(),
+      lingerMs: fc.integer({ min: 0, max: 5 }),
+      throws: fc.boolean(),
+    }),
+    async (ctx, c) => {
+      const registry = await ctx.registry({ timeoutPolicy: true })
+      let bodySettled = false
+      let sawAbort = false
+      registry.register(liveTool('slow', {
+        timeoutMs: c.timeoutMs,
+        execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+          try {
+            if (c.cooperative) await abortOf(exec.signal)
+            else await sleep(c.timeoutMs + 10)
+            // The abort may cross a process boundary (--command): allow it time to arrive.
+            if (!exec.signal.aborted) await Promise.race([abortOf(exec.signal), sleep(DELIVERY_GRACE_MS)])
+            sawAbort = exec.signal.aborted
+            await sleep(c.lingerMs)
+            if (c.throws) throw new Error('stopped')
+            return { finished: true }
+          } finally {
+            bodySettled = true
+          }
+        }) as never,
+      }))
+      registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
+      const result = await registry.execute(input('slow'))
+      if (!bodySettled) ctx.fail('execute settled before the body did')
+      if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
+      if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(
+        `the outcome is ${result.isError ? codeOf(registry, result) : 'a success'}, expected TOOL_TIMEOUT`,
+      )
+      const fast = await registry.execute(input('fast'))
+      if (fast.isError) ctx.fail('a body finishing at once was timed out')
+    },
+    'timeout', 12, 1000,
+  ),
 ]

@@ -13,7 +13,11 @@ export type EitherCase<D> = Scenario | { direct: D }
 
 const isDirect = <D>(c: EitherCase<D>): c is { direct: D } => typeof c === 'object' && c !== null && 'direct' in c && !('version' in c)
 
-export function withDirect<D>(judged: ConformanceProperty<Scenario>, direct: ConformanceProperty<D>, weights = { scenario: 3, direct: 1 }): ConformanceProperty<EitherCase<D>> {
+export function withDirect<D>(
+  judged: ConformanceProperty<Scenario>,
+  direct: ConformanceProperty<D>,
+  weights = { scenario: 3, direct: 1 },
+): ConformanceProperty<EitherCase<D>> {
   if (judged.id !== direct.id) throw new Error(`withDirect(): ${judged.id} and ${direct.id} are different clauses`)
   const property: ConformanceProperty<EitherCase<D>> = {
     ...judged,

@@ -93,7 +93,15 @@ describe('stress mode: CLM-2 under real timers', () => {
 describe('reports', () => {
   it('JSON (valid against its schema), JUnit and Markdown come from one run', async () => {
     const out = (name: string) => join(dir, `formats-${name}`)
-    const code = await checkTool({ module: 'fixtures/tools/lying/shared-log-appender.ts', runs: RUNS, seed: SEED, counterexampleDir: join(dir, 'cases'), json: out('r.json'), junit: out('r.xml'), markdown: out('r.md') })
+    const code = await checkTool({
+      module: 'fixtures/tools/lying/shared-log-appender.ts',
+      runs: RUNS,
+      seed: SEED,
+      counterexampleDir: join(dir, 'cases'),
+      json: out('r.json'),
+      junit: out('r.xml'),
+      markdown: out('r.md'),
+    })
     expect(code).toBe(1)
     const report = JSON.parse(await readFile(out('r.json'), 'utf8')) as unknown
     expect(() => assertValidCheckToolReport(report)).not.toThrow()
@@ -124,7 +132,9 @@ describe('bad modules and case files exit 2 without a report', () => {
 
   it('a replay file of another tool', async () => {
     const file = join(dir, 'other-tool.json')
-    await writeFile(file, JSON.stringify({ toolreg: 'claim-case', version: 1, clause: 'CLM-4', tool: 'someone_else', seed: 1, path: '0', case: { arguments: {} }, violations: [] }))
+    await writeFile(file, JSON.stringify(
+      { toolreg: 'claim-case', version: 1, clause: 'CLM-4', tool: 'someone_else', seed: 1, path: '0', case: { arguments: {} }, violations: [] },
+    ))
     expect((await run({ module: 'fixtures/tools/honest/pure-lookup.ts', replay: file })).code).toBe(2)
   })
 })
@@ -132,9 +142,29 @@ describe('bad modules and case files exit 2 without a report', () => {
 describe('arguments from parameters', () => {
   const schemas = [
     { type: 'object', properties: { by: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['by'] },
-    { type: 'object', properties: { path: { enum: ['a', 'b'] }, n: { type: 'number', exclusiveMinimum: 0 }, tags: { type: 'array', items: { type: 'string', maxLength: 3 }, minItems: 1, uniqueItems: true } }, required: ['path'] },
-    { type: 'object', properties: { target: { oneOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] }, mode: { const: 'fast' }, pair: { type: 'array', prefixItems: [{ type: 'boolean' }, { type: 'integer' }] } } },
-    { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, required: ['node'], $defs: { node: { type: 'object', properties: { id: { type: ['string', 'integer'] } }, required: ['id'] } } },
+    {
+      type: 'object',
+      properties: {
+        path: { enum: ['a', 'b'] },
+        n: { type: 'number', exclusiveMinimum: 0 },
+        tags: { type: 'array', items: { type: 'string', maxLength: 3 }, minItems: 1, uniqueItems: true },
+      },
+      required: ['path'],
+    },
+    {
+      type: 'object',
+      properties: {
+        target: { oneOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] },
+        mode: { const: 'fast' },
+        pair: { type: 'array', prefixItems: [{ type: 'boolean' }, { type: 'integer' }] },
+      },
+    },
+    {
+      type: 'object',
+      properties: { node: { $ref: '#/$defs/node' } },
+      required: ['node'],
+      $defs: { node: { type: 'object', properties: { id: { type: ['string', 'integer'] } }, required: ['id'] } },
+    },
   ]
   it.each(schemas.map((s) => [JSON.stringify(s).slice(0, 60), s]))('every generated value validates: %s', (_label, schema) => {
     const check = compileSchema(schema)

@@ -15,7 +15,17 @@ describe('toolreg certify on a broken adapter (MODE-2: any truthy classifier ans
   let exitCode: number | undefined
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'toolreg-cli-'))
-    const run = await toolreg('certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--runs', '30', '--seed', '7', '--json', join(dir, 'report.json'))
+    const run = await toolreg(
+      'certify',
+      '--adapter',
+      'fixtures/mutants/mode-truthy-classifier.ts',
+      '--runs',
+      '30',
+      '--seed',
+      '7',
+      '--json',
+      join(dir, 'report.json'),
+    )
     exitCode = run.exitCode
     report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as CertifyReport
   }, 120_000)
@@ -89,7 +99,20 @@ describe.concurrent('bad input exits 2 with one line naming the problem', () => 
   it('a replay file that is not a scenario names the first invalid field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-replay-'))
     const file = join(dir, 'bad.json')
-    await writeFile(file, JSON.stringify({ toolreg: 'counterexample', version: 1, clause: 'PRE-3', property: 'x', adapter: 'x', seed: 1, path: '0', schedule: [], violations: [], case: { version: 1, config: {}, tools: [{ name: 7 }], pre: [], guards: [], wrappers: [], post: [], observers: [], calls: [] } }))
+    await writeFile(file, JSON.stringify(
+      {
+        toolreg: 'counterexample',
+        version: 1,
+        clause: 'PRE-3',
+        property: 'x',
+        adapter: 'x',
+        seed: 1,
+        path: '0',
+        schedule: [],
+        violations: [],
+        case: { version: 1, config: {}, tools: [{ name: 7 }], pre: [], guards: [], wrappers: [], post: [], observers: [], calls: [] },
+      },
+    ))
     const run = await toolreg('replay', file)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/case\/tools\/0/)

@@ -18,7 +18,27 @@ let page: string
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolreg-html-'))
   page = join(dir, 'report.html')
-  const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts', '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '20', '--seed', '9', '--no-corpus', '--html', page], { reject: false })
+  const run = await execa(
+    'node',
+    [
+      'harness/cli/toolreg.mjs',
+      'certify',
+      '--adapter',
+      'fixtures/mutants/mode-truthy-classifier.ts',
+      '--clause',
+      'MODE-2',
+      '--clause',
+      'PRE-1',
+      '--runs',
+      '20',
+      '--seed',
+      '9',
+      '--no-corpus',
+      '--html',
+      page,
+    ],
+    { reject: false },
+  )
   expect(run.exitCode).toBe(1)
   const { version, executablePath, args, env } = await npmChromium()
   browser = await chromium.launch({ executablePath, args, env, headless: true })
@@ -36,7 +56,9 @@ describe('the HTML report in headless Chromium', () => {
     const requests: string[] = []
     tab.on('request', (r) => requests.push(r.url()))
     await tab.goto(pathToFileURL(page).href)
-    const ids = await tab.locator('[data-testid=matrix] tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id))
+    const ids = await tab.locator('[data-testid=matrix] tbody tr').evaluateAll((rows) => rows.map(
+      (r) => (r as unknown as { dataset: { id: string } }).dataset.id,
+    ))
     expect(ids).toEqual(CLAUSES.map((c) => c.id))
     expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(1)
     await tab.getByRole('button', { name: 'all', exact: true }).click()
@@ -44,7 +66,11 @@ describe('the HTML report in headless Chromium', () => {
     await tab.getByRole('button', { name: 'failed', exact: true }).click()
     expect(await tab.locator('[data-testid=matrix] tbody tr:visible').count()).toBe(1)
     await tab.getByRole('searchbox').fill('MODE')
-    expect(await tab.locator('[data-testid=matrix] tbody tr:visible').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id))).toEqual(['MODE-2'])
+    expect(
+      await tab.locator('[data-testid=matrix] tbody tr:visible').evaluateAll((rows) => rows.map(
+        (r) => (r as unknown as { dataset: { id: string } }).dataset.id,
+      )),
+    ).toEqual(['MODE-2'])
     const failure = tab.locator('[data-testid=failure]#failure-MODE-2')
     await expect.poll(() => failure.locator('[data-testid=timeline] .bar').count()).toBeGreaterThan(0)
     expect(await failure.locator('[data-testid=timeline] .settled').count()).toBeGreaterThan(0)

@@ -12,7 +12,7 @@ import { smoke } from '../harness/cli/smoke.js'
 import { checkProperty, type Failure } from '../harness/engine/check-property.js'
 import { restrictScenario, seamMismatches, seamsOf } from '../harness/seams.js'
 import { runScenario } from '../harness/scenario/interpret.js'
-import type { Scenario } from '../harness/scenario/types.js'
+import type { Scenario, ToolSpec } from '../harness/scenario/types.js'
 import type { Trace } from '../harness/scenario/trace.js'
 import { PROPERTIES } from '../suites/index.js'
 import { PEERS } from '../reference-impl/adapters/peers/index.js'
@@ -93,7 +93,9 @@ describe('the peer matrix', () => {
   })
 
   it('a library version that is not installed is one error naming the adapter', async () => {
-    await expect(agentsAdapter('agents-core-0.0.0-missing', '0.0.0').create({})).rejects.toThrow(/^adapter openai-agents@0\.0\.0: agents-core-0\.0\.0-missing is not installed/)
+    await expect(agentsAdapter('agents-core-0.0.0-missing', '0.0.0').create({})).rejects.toThrow(
+      /^adapter openai-agents@0\.0\.0: agents-core-0\.0\.0-missing is not installed/,
+    )
   })
 })
 
@@ -122,7 +124,8 @@ describe('faults the generated cases find', () => {
     expect(fixed.filter((t) => aborted(t.trace) && bodyRan(t.trace) && t.trace.calls.some((c) => c.bodySignalAborted === false))).toEqual([])
   }, 60_000)
 
-  it('MCP SDK 1.32.2: a failed tool reporting structured details is checked against the success output schema and callTool rejects (IN-4); 2.0.0-beta.1 resolves', async () => {
+  it('MCP SDK 1.32.2: a failed tool reporting structured details is checked against the success output ' +
+    'schema and callTool rejects (IN-4); 2.0.0-beta.1 resolves', async () => {
     // IN-4 fails at 1.32.2 (its first failure may be another of its faults: an Object.prototype name); this one rejects after a failed body.
     expect((await checkProperty(property('IN-4'), mcp1, { runs: 100, seed: 1 })).status).toBe('failed')
     const faulty = (await traces(mcp1, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)
@@ -130,7 +133,10 @@ describe('faults the generated cases find', () => {
     // What the failing body threw carried its own structured details, and its tool declares an object output schema.
     const { scenario } = faulty[0]!
     const failed = scenario.tools.filter((t) => ['throw', 'reject'].includes(t.body.outcome.kind) && scenario.calls.some((c) => c.tool === t.name))
-    expect(failed.some((t) => (t.outputSchema as { type?: unknown }).type === 'object' && 'thrown' in t.body.outcome && typeof t.body.outcome.thrown === 'object' && t.body.outcome.thrown !== null && 'data' in t.body.outcome.thrown)).toBe(true)
+    const objectSchema = (t: ToolSpec) => (t.outputSchema as { type?: unknown }).type === 'object'
+    const thrownWithData = (t: ToolSpec) =>
+      'thrown' in t.body.outcome && typeof t.body.outcome.thrown === 'object' && t.body.outcome.thrown !== null && 'data' in t.body.outcome.thrown
+    expect(failed.some((t) => objectSchema(t) && thrownWithData(t))).toBe(true)
     expect((await traces(mcp2, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)).toEqual([])
   }, 120_000)
 
@@ -138,6 +144,8 @@ describe('faults the generated cases find', () => {
     const failure = failed(await checkProperty(property('IN-4'), langgraph, { runs: 50, seed: 1 }))
     expect(rejected(failure.trace)).toBe(true)
     const thrown = (failure.testCase as Scenario).tools.map((t) => t.body.outcome).filter((o) => o.kind === 'throw' || o.kind === 'reject')
-    expect(thrown.some((o) => 'thrown' in o && (o.thrown === null || (typeof o.thrown === 'object' && !Array.isArray(o.thrown) && o.thrown.$ === 'undefined')))).toBe(true)
+    expect(thrown.some(
+      (o) => 'thrown' in o && (o.thrown === null || (typeof o.thrown === 'object' && !Array.isArray(o.thrown) && o.thrown.$ === 'undefined')),
+    )).toBe(true)
   }, 60_000)
 })

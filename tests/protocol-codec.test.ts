@@ -22,7 +22,12 @@ function linkedPair(): { harness: Codec; server: Codec; send(value: unknown): un
       if ('error' in back) throw codecs[self].decode(back.error)
       return codecs[self].decode(back.value)
     },
-    settled: (id, outcome) => codecs[other].settle(id, 'error' in outcome ? { error: codecs[other].decode(wire(codecs[self].encode(outcome.error))) } : { value: codecs[other].decode(wire(codecs[self].encode(outcome.value))) }),
+    settled: (id, outcome) => codecs[other].settle(
+      id,
+      'error' in outcome ? {
+        error: codecs[other].decode(wire(codecs[self].encode(outcome.error))),
+      } : { value: codecs[other].decode(wire(codecs[self].encode(outcome.value))) },
+    ),
     aborted: (id, reason) => codecs[other].abort(id, codecs[other].decode(wire(codecs[self].encode(reason)))),
     released: (id, gen) => codecs[other].tables.release(id, gen),
   })
@@ -39,7 +44,16 @@ function linkedPair(): { harness: Codec; server: Codec; send(value: unknown): un
 describe('the value codec', () => {
   it('keeps what JSON cannot hold: undefined, NaN, ±Infinity, -0, BigInt, sparse arrays', () => {
     const { send } = linkedPair()
-    const value = send({ u: undefined, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, ninf: Number.NEGATIVE_INFINITY, negzero: -0, big: 12345678901234567890n, sparse: [1, , 3], text: 'lone \ud800' }) as Record<string, unknown>
+    const value = send({
+      u: undefined,
+      nan: Number.NaN,
+      inf: Number.POSITIVE_INFINITY,
+      ninf: Number.NEGATIVE_INFINITY,
+      negzero: -0,
+      big: 12345678901234567890n,
+      sparse: [1, , 3],
+      text: 'lone \ud800',
+    }) as Record<string, unknown>
     expect('u' in value && value.u === undefined).toBe(true)
     expect(value.nan).toBeNaN()
     expect(value.inf).toBe(Number.POSITIVE_INFINITY)
@@ -102,7 +116,14 @@ describe('the value codec', () => {
     class Thing {
       readonly x = 1
     }
-    const value = send({ thing: new Thing(), map: new Map([['k', 1]]), set: new Set([1]), date: new Date(0), boxed: new Boolean(true), error: Object.assign(new RangeError('bad'), { code: 'E_BAD' }) }) as Record<string, unknown>
+    const value = send({
+      thing: new Thing(),
+      map: new Map([['k', 1]]),
+      set: new Set([1]),
+      date: new Date(0),
+      boxed: new Boolean(true),
+      error: Object.assign(new RangeError('bad'), { code: 'E_BAD' }),
+    }) as Record<string, unknown>
     expect(Object.getPrototypeOf(value.thing)).not.toBe(Object.prototype)
     expect((value.thing as { x: number }).x).toBe(1)
     expect((value.map as Map<string, number>).get('k')).toBe(1)

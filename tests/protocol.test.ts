@@ -29,12 +29,18 @@ afterAll(() => opened.forEach((a) => a.close()))
 describe('the reference through the protocol', () => {
   it(`gives every property the verdict it gets in process (${RUNS} cases each, seed ${SEED})`, async () => {
     const adapter = remote(serve())
-    expect({ name: adapter.name, version: adapter.version, profiles: adapter.profiles }).toEqual({ name: reference.name, version: reference.version, profiles: reference.profiles })
+    expect({ name: adapter.name, version: adapter.version, profiles: adapter.profiles }).toEqual({
+      name: reference.name,
+      version: reference.version,
+      profiles: reference.profiles,
+    })
     const verdicts = async (a: typeof reference) => {
       const out: Record<string, string> = {}
       for (const property of PROPERTIES) {
         const verdict = await checkProperty(property, a, { runs: Math.min(RUNS, property.maxRuns ?? RUNS), seed: SEED })
-        out[property.id] = verdict.status === 'failed' ? `failed: ${verdict.failure.violations[0]?.detail}` : verdict.status === 'error' ? `error: ${verdict.error}` : verdict.status
+        out[property.id] = verdict.status === 'failed'
+          ? `failed: ${verdict.failure.violations[0]?.detail}`
+          : verdict.status === 'error' ? `error: ${verdict.error}` : verdict.status
       }
       return out
     }
@@ -66,7 +72,21 @@ describe('toolreg --command', () => {
 
   it('certify takes the identity from the handshake and reports like the in-process run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-protocol-'))
-    const run = await toolreg('certify', '--command', serve(), '--validate-protocol', '--runs', '5', '--seed', '3', '--no-corpus', '--clause', 'RES-1', '--json', join(dir, 'r.json'))
+    const run = await toolreg(
+      'certify',
+      '--command',
+      serve(),
+      '--validate-protocol',
+      '--runs',
+      '5',
+      '--seed',
+      '3',
+      '--no-corpus',
+      '--clause',
+      'RES-1',
+      '--json',
+      join(dir, 'r.json'),
+    )
     expect(run.exitCode).toBe(0)
     const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as CertifyReport
     expect(report.adapter).toEqual({ name: 'reference', version: '0.1.0', profiles: [...reference.profiles] })

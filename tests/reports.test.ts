@@ -26,7 +26,21 @@ const FORMATS_ARGS = ['--runs', '10', '--seed', '5', '--no-corpus']
 function certifyAllFormats(label: string, adapter: string[]) {
   const out = (name: string) => join(dir, `${label.replace(/\W/g, '')}-${name}`)
   const files = { json: out('r.json'), junit: out('r.xml'), markdown: out('r.md'), html: out('r.html'), badge: out('b.json') }
-  const run = toolreg('certify', ...adapter, ...FORMATS_ARGS, '--json', files.json, '--junit', files.junit, '--markdown', files.markdown, '--html', files.html, '--badge', files.badge)
+  const run = toolreg(
+    'certify',
+    ...adapter,
+    ...FORMATS_ARGS,
+    '--json',
+    files.json,
+    '--junit',
+    files.junit,
+    '--markdown',
+    files.markdown,
+    '--html',
+    files.html,
+    '--badge',
+    files.badge,
+  )
   return run.then((r) => ({ exitCode: r.exitCode, files }))
 }
 const formatsRun = (label: string, adapter: string[]) => {
@@ -55,7 +69,22 @@ describe('known-failures baseline', () => {
   it('a baseline listing the mutant\'s failing clause makes its run exit 0; without the fault the entry is stale (exit 1)', async () => {
     const baseline = join(dir, 'baseline.yaml')
     await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n    reason: truthy classifiers are parallel until v2\n')
-    const onMutant = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--clause', 'MODE-1', '--runs', '20', '--seed', '3', '--no-corpus', '--baseline', baseline)
+    const onMutant = await toolreg(
+      'certify',
+      '--adapter',
+      MUTANT,
+      '--clause',
+      'MODE-2',
+      '--clause',
+      'MODE-1',
+      '--runs',
+      '20',
+      '--seed',
+      '3',
+      '--no-corpus',
+      '--baseline',
+      baseline,
+    )
     expect(onMutant.exitCode).toBe(0)
     const onReference = await toolreg('certify', '--clause', 'MODE-2', '--runs', '20', '--seed', '3', '--no-corpus', '--baseline', baseline)
     expect(onReference.exitCode).toBe(1)
@@ -105,7 +134,21 @@ describe('regression corpus', () => {
 
 describe('coverage of the implementation under test', () => {
   it('--coverage puts a summary in the JSON report and the full output under reports/coverage', async () => {
-    const run = await toolreg('certify', '--clause', 'PRE-1', '--clause', 'OUT-1', '--runs', '10', '--seed', '2', '--no-corpus', '--coverage', '--json', join(dir, 'coverage.json'))
+    const run = await toolreg(
+      'certify',
+      '--clause',
+      'PRE-1',
+      '--clause',
+      'OUT-1',
+      '--runs',
+      '10',
+      '--seed',
+      '2',
+      '--no-corpus',
+      '--coverage',
+      '--json',
+      join(dir, 'coverage.json'),
+    )
     expect(run.exitCode).toBe(0)
     const report = await readReport(join(dir, 'coverage.json'))
     expect(report.coverage?.include).toEqual(['reference-impl/**/*.ts'])

@@ -3,7 +3,11 @@ import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 
 const certify = (...args: string[]) =>
-  execa('node', ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '50', '--seed', '7', '--no-corpus', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
+  execa(
+    'node',
+    ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '50', '--seed', '7', '--no-corpus', ...args],
+    { reject: false, env: { FORCE_COLOR: '0' } },
+  )
 
 describe('s-only-breaker on the command line', () => {
   it('exits 0 without --strict and 1 with it', async () => {

@@ -13,7 +13,9 @@ import { describeThrown, losslessProblem, losslessText, readOnce, show } from '.
 import { PROPERTIES } from '../suites/index.js'
 
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
-const summary = (v: PropertyVerdict) => (v.status === 'failed' ? `failed: ${v.failure.violations.map((x) => x.detail).join('; ')}` : v.status === 'error' ? `error: ${v.error}` : 'passed')
+const summary = (v: PropertyVerdict) => (
+  v.status === 'failed' ? `failed: ${v.failure.violations.map((x) => x.detail).join('; ')}` : v.status === 'error' ? `error: ${v.error}` : 'passed'
+)
 
 describe('the safe reader', () => {
   it('formats a cycle, a BigInt, a throwing getter and a biting Proxy without throwing, and caps size', () => {

@@ -72,7 +72,17 @@ describe('seams', () => {
     const s: Scenario = {
       version: 1,
       config: { approval: { kind: 'throws' }, timeoutPolicy: true },
-      tools: [{ name: 't', description: 'd', parameters: {}, outputSchema: {}, classifier: { kind: 'absent' }, body: { steps: [{ kind: 'conclude' }, { kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, render: { kind: 'json-text' }, finalize: { kind: 'throws' }, timeoutMs: 5 }],
+      tools: [{
+        name: 't',
+        description: 'd',
+        parameters: {},
+        outputSchema: {},
+        classifier: { kind: 'absent' },
+        body: { steps: [{ kind: 'conclude' }, { kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } },
+        render: { kind: 'json-text' },
+        finalize: { kind: 'throws' },
+        timeoutMs: 5,
+      }],
       pre: [{ timing: 'sync', decision: { kind: 'delegate' } }],
       guards: [{ verdict: { kind: 'throws' } }],
       wrappers: [{ timing: 'sync', action: { kind: 'pass' } }],
@@ -85,11 +95,16 @@ describe('seams', () => {
     expect(cut.config).toEqual({})
     expect(cut.tools[0]).not.toHaveProperty('finalize')
     expect(cut.tools[0]).not.toHaveProperty('timeoutMs')
-    expect(restrictScenario({ ...s, tools: [{ ...s.tools[0]!, render: { kind: 'throws' }, outputSchema: { type: 'string' } }] }, new Set<Seam>()).tools[0]).toMatchObject({ render: { kind: 'json-text' }, outputSchema: {} })
+    expect(
+      restrictScenario({ ...s, tools: [{ ...s.tools[0]!, render: { kind: 'throws' }, outputSchema: { type: 'string' } }] }, new Set<Seam>()).tools[0],
+    ).toMatchObject({ render: { kind: 'json-text' }, outputSchema: {} })
     expect(cut.tools[0]!.body).toEqual({ steps: [{ kind: 'await' }], outcome: { kind: 'return', value: 1 } })
     expect(cut.calls).toEqual([{ tool: 't', args: {} }, { tool: 't', args: {} }])
     expect(restrictScenario(s, new Set(SEAMS))).toEqual(s)
-    const two: Scenario = { ...s, pre: [{ scope: 'A', tamper: true, timing: 'await', decision: { kind: 'throws' } }, { timing: 'sync', decision: { kind: 'delegate' } }] }
+    const two: Scenario = {
+      ...s,
+      pre: [{ scope: 'A', tamper: true, timing: 'await', decision: { kind: 'throws' } }, { timing: 'sync', decision: { kind: 'delegate' } }],
+    }
     expect(restrictScenario(two, new Set<Seam>(['pre-decision'])).pre).toEqual([{ timing: 'await', decision: { kind: 'throws' } }])
     const coded: Scenario = { ...s, tools: [{ ...s.tools[0]!, body: { steps: [], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }] }
     expect(restrictScenario(coded, new Set<Seam>(['error-conversion'])).tools[0]!.body.outcome).toEqual({ kind: 'throw', thrown: { $: 'error' } })

@@ -28,8 +28,12 @@ async function failureOf(seed: number, unconstrainedShrink: boolean): Promise<Fa
 describe('shrinking keeps the original check', () => {
   it('the check identity ignores the case\'s particulars and keeps the check apart', () => {
     expect(normaliseDetail('pre hooks entered [0,1], expected [0]')).toBe(normaliseDetail('pre hooks entered [2], expected [1,2]'))
-    expect(checkOf({ clause: 'IN-4', detail: 'error code ABORTED, expected UNKNOWN_TOOL' })).toBe(checkOf({ clause: 'IN-4', detail: 'error code X_Y, expected INVALID_ARGUMENTS' }))
-    expect(checkOf({ clause: 'SCH-3', detail: 'schemas() listed 700 tools, more than were registered' })).not.toBe(checkOf({ clause: 'SCH-3', detail: 'a registered tool is missing from schemas() (case 4)' }))
+    expect(checkOf({ clause: 'IN-4', detail: 'error code ABORTED, expected UNKNOWN_TOOL' })).toBe(checkOf(
+      { clause: 'IN-4', detail: 'error code X_Y, expected INVALID_ARGUMENTS' },
+    ))
+    expect(checkOf(
+      { clause: 'SCH-3', detail: 'schemas() listed 700 tools, more than were registered' },
+    )).not.toBe(checkOf({ clause: 'SCH-3', detail: 'a registered tool is missing from schemas() (case 4)' }))
     expect(checkOf({ clause: 'META-1', detail: 'whatever', check: 'META-1:tagged' })).toBe('META-1:tagged')
     const named = { clause: 'IN-1', detail: 'the body that ran was lookup named lookup' }
     expect(breaksSameCheck(named, [{ clause: 'IN-1', detail: 'the body that ran was a named a' }]), 'a renamed tool is the same check').toBe(true)

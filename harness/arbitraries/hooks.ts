@@ -61,7 +61,9 @@ export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom<ValueDesc>(
-      'allowed', 'allowed-always', 'Allowed-once', 'yes', true, 1, 0, '', null, { $: 'undefined' }, { $: 'nan' }, {}, { outcome: 'allowed-once' }, ['allowed-once'],
+      'allowed', 'allowed-always', 'Allowed-once', 'yes', true, 1, 0, '', null, { $: 'undefined' }, { $: 'nan' }, {}, {
+        outcome: 'allowed-once',
+      }, ['allowed-once'],
       { $: 'promise', value: 'allowed-once' }, { $: 'boolean-object' },
     ),
   },
@@ -70,7 +72,12 @@ export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
 export const approval: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome, attack: requestAttack }).map((a) => withAttack<ApprovalSpec>(a)),
+    arbitrary: fc.record({
+      kind: fc.constant('returns' as const),
+      timing,
+      value: approvalOutcome,
+      attack: requestAttack,
+    }).map((a) => withAttack<ApprovalSpec>(a)),
   },
   { weight: 1, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }) },
 )
@@ -81,7 +88,18 @@ export const guard: fc.Arbitrary<GuardSpec> = fc.record(
     verdict: fc.oneof(
       { weight: 4, arbitrary: fc.constant({ kind: 'pass' as const }) },
       { weight: 2, arbitrary: fc.string({ maxLength: 5 }).map((s) => ({ kind: 'returns' as const, value: s as ValueDesc })) },
-      { weight: 3, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '', { $: 'promise', value: null }, {}, { $: 'undefined' }).map((value) => ({ kind: 'returns' as const, value })) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom<ValueDesc>(
+          null,
+          false,
+          0,
+          '',
+          { $: 'promise', value: null },
+          {},
+          { $: 'undefined' },
+        ).map((value) => ({ kind: 'returns' as const, value })),
+      },
       { weight: 1, arbitrary: fc.constant({ kind: 'throws' as const }) },
     ),
     attack: guardAttack,

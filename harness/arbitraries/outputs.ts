@@ -53,7 +53,9 @@ export interface OutputChoice {
 }
 
 /** A schema and a value that passes it. */
-export const validOutput: fc.Arbitrary<OutputChoice> = fc.constantFrom(...cases).chain((c) => fc.constantFrom(...c.valid).map((value) => ({ schema: c.schema, value })))
+export const validOutput: fc.Arbitrary<OutputChoice> = fc.constantFrom(...cases).chain(
+  (c) => fc.constantFrom(...c.valid).map((value) => ({ schema: c.schema, value })),
+)
 
 /** A schema and a value that fails it, or that is not lossless JSON at all. */
 export const invalidOutput: fc.Arbitrary<OutputChoice> = fc.oneof(

@@ -76,11 +76,17 @@ export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
 
 function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]> {
   const names = tools.map((t) => t.name)
-  const name = options.unknownNames ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom('missing_tool', 'constructor', '__proto__') }) : fc.constantFrom(...names)
+  const name = options.unknownNames ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, {
+    weight: 1,
+    arbitrary: fc.constantFrom('missing_tool', 'constructor', '__proto__'),
+  }) : fc.constantFrom(...names)
   const flag = (weight = 0) => (weight > 0 ? fc.nat(99).map((n) => n < weight) : fc.constant(false))
   const call = fc.record({
     tool: name,
-    args: options.args ?? fc.oneof({ weight: 4, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> }, { weight: 1, arbitrary: anyValue }),
+    args: options.args ?? fc.oneof(
+      { weight: 4, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+      { weight: 1, arbitrary: anyValue },
+    ),
     agent: options.agents ? fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }) : fc.constant(undefined),
     abortAtEntry: flag(options.abortAtEntry),
     abortScheduled: flag(options.abortScheduled),
@@ -101,7 +107,16 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
 }
 
 function assemble(
-  parts: { tools: ToolSpec[]; pre: PreSpec[]; guards: GuardSpec[]; wrappers: WrapperSpec[]; post: PostSpec[]; observers: ObserverSpec[]; approval: ApprovalSpec | undefined; mode: Scenario['config']['mode'] },
+  parts: {
+    tools: ToolSpec[]
+    pre: PreSpec[]
+    guards: GuardSpec[]
+    wrappers: WrapperSpec[]
+    post: PostSpec[]
+    observers: ObserverSpec[]
+    approval: ApprovalSpec | undefined
+    mode: Scenario['config']['mode']
+  },
   callList: CallSpec[],
   shape: ScenarioShape,
 ): Scenario {

@@ -27,7 +27,10 @@ const GENERATED = new Set([
 /** Keywords whose value is a map of names to schemas, and keywords whose value is data, not schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'])
 const VALUES = new Set(['const', 'enum', 'default', 'examples', 'required'])
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', '$defs', 'definitions', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly'])
+const ANNOTATIONS = new Set([
+  '$schema', '$id', '$comment', '$defs', 'definitions',
+  'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
+])
 
 export function schemaArbitrary(schema: unknown): fc.Arbitrary<JsonValue> {
   return arbitraryFor(schema, schema, 0)
@@ -132,7 +135,9 @@ function objectFor(s: Schema, sub: (child: unknown) => fc.Arbitrary<JsonValue>):
   const shape: Record<string, fc.Arbitrary<JsonValue>> = {}
   for (const [key, child] of Object.entries(properties)) shape[key] = sub(child)
   for (const key of required) shape[key] ??= anyJson
-  if (Object.keys(shape).length === 0) return s.additionalProperties === false ? fc.constant({}) : fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 2 })
+  if (Object.keys(shape).length === 0) {
+    return s.additionalProperties === false ? fc.constant({}) : fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 2 })
+  }
   return fc.record(shape, { requiredKeys: required }) as fc.Arbitrary<JsonValue>
 }
 

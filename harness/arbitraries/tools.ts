@@ -21,7 +21,18 @@ export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .constantFrom<ValueDesc>(1, 'true', {}, [], false, null, { $: 'undefined' }, { $: 'promise', value: true }, { $: 'boolean-object' }, { $: 'getter', value: true })
+      .constantFrom<ValueDesc>(
+        1,
+        'true',
+        {},
+        [],
+        false,
+        null,
+        { $: 'undefined' },
+        { $: 'promise', value: true },
+        { $: 'boolean-object' },
+        { $: 'getter', value: true },
+      )
       .map((value) => ({ kind: 'returns', value }) as ClassifierSpec),
   },
   // A Promise of true: the answer an async-minded registry gets wrong (MODE-2).
@@ -52,7 +63,9 @@ export const thrown: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.constantFrom('E_TOOL', 'ENOENT').map((code) => ({ $: 'error', code }) as ValueDesc),
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.option(fc.constantFrom('E_TOOL', 'E_RATE_LIMITED'), { nil: undefined }), errorDetails).map(([code, data]) => (code === undefined ? { $: 'error', data } : { $: 'error', code, data }) as ValueDesc),
+    arbitrary: fc.tuple(fc.option(fc.constantFrom('E_TOOL', 'E_RATE_LIMITED'), { nil: undefined }), errorDetails).map(
+      ([code, data]) => (code === undefined ? { $: 'error', data } : { $: 'error', code, data }) as ValueDesc,
+    ),
   },
   fc.constantFrom<ValueDesc>('a string', 42, null, { $: 'undefined' }, { message: 'plain object' }),
 )
@@ -86,7 +99,12 @@ export const projection = (content: boolean): fc.Arbitrary<ProjectionSpec> =>
     { weight: 6, arbitrary: fc.constant<ProjectionSpec>({ kind: 'json-text' }) },
     { weight: 2, arbitrary: (content ? contentDesc : fc.oneof(jsonValue, unserialisable)).map((value) => ({ kind: 'returns', value }) as ProjectionSpec) },
     // A projection that rewrites what it returned after returning it (hostile hooks).
-    { weight: 1, arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map((value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec) },
+    {
+      weight: 1,
+      arbitrary: (content ? fc.array(textBlock, { minLength: 1, maxLength: 2 }) : jsonValue).map(
+        (value) => ({ kind: 'returns', value, mutateAfter: true }) as ProjectionSpec,
+      ),
+    },
     { weight: 1, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
   )
 
@@ -177,7 +195,12 @@ export const validValue = validOutput
 export const succeedingTool = (options: ToolOptions = {}): fc.Arbitrary<ToolSpec> =>
   fc.tuple(tool(options), validOutput).map(([t, output]): ToolSpec => {
     const { finalize: _finalize, meta: _meta, ...rest } = t
-    return { ...rest, outputSchema: output.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps.filter((s) => s.kind !== 'defer'), outcome: { kind: 'return', value: output.value } } }
+    return {
+      ...rest,
+      outputSchema: output.schema,
+      render: { kind: 'json-text' },
+      body: { steps: t.body.steps.filter((s) => s.kind !== 'defer'), outcome: { kind: 'return', value: output.value } },
+    }
   })
 
 /**

@@ -48,7 +48,11 @@ export const trickyLossless: fc.Arbitrary<ValueDesc> = fc.oneof(
 )
 
 /** Any value: mostly lossless, often not. */
-export const anyValue: fc.Arbitrary<ValueDesc> = fc.oneof({ weight: 3, arbitrary: jsonValue }, { weight: 2, arbitrary: poisoned }, { weight: 1, arbitrary: trickyLossless })
+export const anyValue: fc.Arbitrary<ValueDesc> = fc.oneof(
+  { weight: 3, arbitrary: jsonValue },
+  { weight: 2, arbitrary: poisoned },
+  { weight: 1, arbitrary: trickyLossless },
+)
 
 export const textBlock = fc.string({ maxLength: 8 }).map((text) => ({ type: 'text', text }) as ValueDesc)
 

@@ -57,7 +57,9 @@ await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 const lines = [
   '## toolreg benchmark (median [min–max])',
   '',
-  `node ${process.version}, commit ${commit}, ${machine.cpus} CPUs, 1-minute load average ${machine.loadAverage1m.start.toFixed(1)} at start and ${machine.loadAverage1m.end.toFixed(1)} at end; ${repeats} repeats, ${seeds.length} seeds.`,
+  `node ${process.version}, commit ${commit}, ${machine.cpus} CPUs, ` +
+    `1-minute load average ${machine.loadAverage1m.start.toFixed(1)} at start and ${machine.loadAverage1m.end.toFixed(1)} at end; ` +
+    `${repeats} repeats, ${seeds.length} seeds.`,
   '',
   '| measure | value |',
   '|---|---|',
@@ -65,14 +67,20 @@ const lines = [
   `| reference execute, no listeners | ${fmt(executeCost.plainNs, 0, ' ns')} (×${fmt(executeCost.plainRatio, 1)} bare) |`,
   `| reference execute, one listener per stage | ${fmt(executeCost.listenersNs, 0, ' ns')} (×${fmt(executeCost.listenersRatio, 1)} bare) |`,
   `| bare \`node -e ''\` start (process wall time) | ${fmt(certifyCli.bareNodeMs, 0, ' ms')} |`,
-  `| \`npm run certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ${fmt(certifyCli.wallMs, 0, ' ms')} (×${(certifyCli.wallMs.median / certifyTime.totalMs.median).toFixed(2)} the in-process time) |`,
-  `| \`npm run certify\`: CPU seconds (all its Node processes) / peak RSS (largest process) | ${fmt(certifyCli.cpuSeconds, 1, ' s')} / ${fmt(certifyCli.peakRssMb, 0, ' MB')} |`,
+  `| \`npm run certify\` on the reference, default depth (process wall time; exit codes ${certifyCli.exitCodes.join(', ')}) | ` +
+    `${fmt(certifyCli.wallMs, 0, ' ms')} (×${(certifyCli.wallMs.median / certifyTime.totalMs.median).toFixed(2)} the in-process time) |`,
+  `| \`npm run certify\`: CPU seconds (all its Node processes) / peak RSS (largest process) | ` +
+    `${fmt(certifyCli.cpuSeconds, 1, ' s')} / ${fmt(certifyCli.peakRssMb, 0, ' MB')} |`,
   `| \`npm run certify -- --clause PRE-1\` (one clause: mostly start-up) | ${fmt(certifyCli.singleClauseMs, 0, ' ms')} |`,
   ...(baseline
-    ? [`| \`npm run certify\` here / at ${baseline.ref} (${baseline.commit}), interleaved | ${fmt(baseline.currentMs, 0, ' ms')} / ${fmt(baseline.baselineMs, 0, ' ms')} (×${baseline.ratio.toFixed(2)}) |`]
+    ? [
+      `| \`npm run certify\` here / at ${baseline.ref} (${baseline.commit}), interleaved | ` +
+        `${fmt(baseline.currentMs, 0, ' ms')} / ${fmt(baseline.baselineMs, 0, ' ms')} (×${baseline.ratio.toFixed(2)}) |`,
+    ]
     : []),
   `| the same properties in process, default depth (sum of the suites below) | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
-  `| one \`run_code\` call with one sub-call (sandbox thread + QuickJS) / the tool called natively | ${fmt(sandboxCost.runCodeMs, 2, ' ms')} / ${fmt(sandboxCost.nativeMs, 3, ' ms')} (×${fmt(sandboxCost.ratio, 0)}) |`,
+  `| one \`run_code\` call with one sub-call (sandbox thread + QuickJS) / the tool called natively | ` +
+    `${fmt(sandboxCost.runCodeMs, 2, ' ms')} / ${fmt(sandboxCost.nativeMs, 3, ' ms')} (×${fmt(sandboxCost.ratio, 0)}) |`,
   `| harness overhead (case time / time in execute) | ×${fmt(certifyTime.harnessOverhead, 1)} |`,
   '',
   '| suite (in process) | ms |',
@@ -84,7 +92,8 @@ const lines = [
   ...detection.map((d) => `| ${d.mutant} | ${d.clause} | ${fmt(d.casesToDetection, 0)} | ${d.survivedSeeds} |`),
 ]
 const slow = detection.filter((d) => d.survivedSeeds > 0 || d.casesToDetection.median > 10)
-lines.push('', slow.length === 0 ? 'Every mutant is detected within a median of 10 cases.' : `Above the target (median ≤ 10, no survivors): ${slow.map((d) => `${d.mutant}/${d.clause}`).join(', ')}`)
+const slowList = slow.map((d) => `${d.mutant}/${d.clause}`).join(', ')
+lines.push('', slow.length === 0 ? 'Every mutant is detected within a median of 10 cases.' : `Above the target (median ≤ 10, no survivors): ${slowList}`)
 const table = lines.join('\n')
 await writeFile('reports/bench.md', `${table}\n`)
 console.log(table)

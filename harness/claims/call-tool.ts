@@ -44,7 +44,8 @@ export async function callTool(def: ToolDefinition, args: JsonValue, options: Ca
 
 export function describeError(error: unknown): { message: string; code?: string } {
   const message = error instanceof Error ? error.message : String(error)
-  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined
+  const hasCode = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+  const code = hasCode ? (error as { code: string }).code : undefined
   return code === undefined ? { message } : { message, code }
 }
 

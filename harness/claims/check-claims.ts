@@ -107,8 +107,12 @@ function safeFor(def: ToolDefinition, input: JsonValue): boolean {
 
 function notesFor(args: ArgumentsGenerator, declares: ToolDeclarations): string[] {
   const notes: string[] = []
-  if (args.ignored.length > 0) notes.push(`parameters keywords not used to generate arguments (ajv still enforces them, so cases may be skipped): ${args.ignored.join(', ')}`)
+  if (args.ignored.length > 0) notes.push(
+    `parameters keywords not used to generate arguments (ajv still enforces them, so cases may be skipped): ${args.ignored.join(', ')}`,
+  )
   if (!declares.observe) notes.push('the module exports no observe(): shared state is not compared (CLM-2, CLM-3) and side effects are not seen (CLM-4)')
-  if (!declares.setup) notes.push("the module exports no setup(): every trial shares the module's own state, and only the calls' starts are interleaved (CLM-2)")
+  if (!declares.setup) notes.push(
+    "the module exports no setup(): every trial shares the module's own state, and only the calls' starts are interleaved (CLM-2)",
+  )
   return notes
 }

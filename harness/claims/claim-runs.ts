@@ -33,7 +33,14 @@ export function claimRun(id: ClaimId, tool: LoadedTool, args: ArgumentsGenerator
   const single = args.edges.map((edge) => [edge])
   switch (id) {
     case 'CLM-1':
-      return { id, property: parentStateProperty(tool, args, settings, stalls), stalls, examples: single, describeCase: ([input]) => ({ arguments: input as JsonValue }), ...replay }
+      return {
+        id,
+        property: parentStateProperty(tool, args, settings, stalls),
+        stalls,
+        examples: single,
+        describeCase: ([input]) => ({ arguments: input as JsonValue }),
+        ...replay
+      }
     case 'CLM-2':
       return { id, property: concurrencyProperty(tool, args, settings, stalls), stalls, describeCase: ([calls]) => ({ calls: calls as JsonValue }), ...replay }
     case 'CLM-3':
@@ -46,7 +53,14 @@ export function claimRun(id: ClaimId, tool: LoadedTool, args: ArgumentsGenerator
         ...replay,
       }
     case 'CLM-4':
-      return { id, property: purityProperty(tool, args, settings, stalls), stalls, examples: single, describeCase: ([input]) => ({ arguments: input as JsonValue }), ...replay }
+      return {
+        id,
+        property: purityProperty(tool, args, settings, stalls),
+        stalls,
+        examples: single,
+        describeCase: ([input]) => ({ arguments: input as JsonValue }),
+        ...replay
+      }
   }
 }
 

@@ -55,7 +55,13 @@ async function assertExplained(tool: LoadedTool, run: ConcurrentRun, trialTimeou
   const all = calls.map((_, i) => i)
   if (result === undefined) {
     await runInOrder(tool, calls, all, trialTimeoutMs, stalls) // skips the case if the calls stall even one at a time
-    throw new ClaimViolation([{ check: 'interleaving', detail: `the ${calls.length} concurrent calls did not settle within ${trialTimeoutMs} ms under this interleaving; run one after another, they do` }], interleaving)
+    throw new ClaimViolation(
+      [{
+        check: 'interleaving',
+        detail: `the ${calls.length} concurrent calls did not settle within ${trialTimeoutMs} ms under this interleaving; run one after another, they do`,
+      }],
+      interleaving,
+    )
   }
   const explained = await findExplainingOrder(tool, calls, all, result, trialTimeoutMs, stalls)
   if ('order' in explained) return
@@ -66,7 +72,12 @@ async function assertExplained(tool: LoadedTool, run: ConcurrentRun, trialTimeou
   }
   const orders = explained.tried.map((t) => `\n  order ${t.order.map((i) => i + 1).join('→')}: ${describeRun(t.result, all)}`)
   throw new ClaimViolation(
-    [{ check: 'interleaving', detail: `no sequential order of the ${calls.length} calls explains their concurrent run${failed.length > 0 ? ' (and its failed calls did not fail closed)' : ''}:\n  concurrent: ${describeRun(result, all)}${orders.join('')}` }],
+    [{
+      check: 'interleaving',
+      detail:
+        `no sequential order of the ${calls.length} calls explains their concurrent run` +
+        `${failed.length > 0 ? ' (and its failed calls did not fail closed)' : ''}:\n  concurrent: ${describeRun(result, all)}${orders.join('')}`,
+    }],
     interleaving,
   )
 }

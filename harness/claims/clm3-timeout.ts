@@ -50,11 +50,18 @@ export function timeoutProperty(tool: LoadedTool, args: ArgumentsGenerator, sett
       // Timers run before I/O callbacks in a loop turn: after a stall of the whole process, let the
       // turn's I/O (a rejected read, say) land before calling the body late.
       if (first === 'late') await nextMacrotask()
-      if (!settled) throw new ClaimViolation([{ check: 'settle', detail: `the body had not settled ${settings.graceMs} ms after its signal aborted (${describeAbortPoint(point)})` }])
+      if (!settled) throw new ClaimViolation([
+        { check: 'settle', detail: `the body had not settled ${settings.graceMs} ms after its signal aborted (${describeAbortPoint(point)})` },
+      ])
       const atSettle = await observe()
       await waitForQuiet(baseline, settings.graceMs * 2)
       const later = await observe()
-      if (!isDeepStrictEqual(atSettle, later)) throw new ClaimViolation([{ check: 'after-settle', detail: `observe() changed after the body settled (${describeAbortPoint(point)}): ${JSON.stringify(atSettle)} became ${JSON.stringify(later)}` }])
+      if (!isDeepStrictEqual(atSettle, later)) throw new ClaimViolation([
+        {
+          check: 'after-settle',
+          detail: `observe() changed after the body settled (${describeAbortPoint(point)}): ${JSON.stringify(atSettle)} became ${JSON.stringify(later)}`,
+        },
+      ])
     })
   })
 }

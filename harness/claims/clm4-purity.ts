@@ -38,12 +38,20 @@ export function purityProperty(tool: LoadedTool, args: ArgumentsGenerator, setti
 }
 
 function classifierCheck(def: ToolDefinition, input: JsonValue): PurityCheck {
-  return { check: 'classifier', times: CLASSIFIER_CALLS, synchronous: true, invoke: (writes) => def.isConcurrencySafe!(recordingJson(input, 'arguments', writes)) }
+  return {
+    check: 'classifier',
+    times: CLASSIFIER_CALLS,
+    synchronous: true,
+    invoke: (writes) => def.isConcurrencySafe!(recordingJson(input, 'arguments', writes)),
+  }
 }
 
 function outputViolations(def: ToolDefinition, value: unknown): Violation[] {
   const problem = compileSchema(def.output.schema)(value)
-  return problem === undefined ? [] : [{ check: 'output', detail: `the value ${JSON.stringify(value) ?? String(value)} does not validate against output.schema: ${problem}` }]
+  return problem === undefined ? [] : [{
+    check: 'output',
+    detail: `the value ${JSON.stringify(value) ?? String(value)} does not validate against output.schema: ${problem}`,
+  }]
 }
 
 function projectionChecks(def: ToolDefinition, input: JsonValue, outcome: CallOutcome): PurityCheck[] {
@@ -52,12 +60,18 @@ function projectionChecks(def: ToolDefinition, input: JsonValue, outcome: CallOu
   const value = outcome.ok ? (outcome.value as JsonValue) : undefined
   if (outcome.ok) {
     add('render', (w) => def.output.render(recordingJson(input, 'args', w), recordingJson(value!, 'value', w)))
-    if (typeof def.output.presentationMeta === 'function') add('presentationMeta', (w) => def.output.presentationMeta!(recordingJson(input, 'args', w), recordingJson(value!, 'value', w)))
+    if (typeof def.output.presentationMeta === 'function') add(
+      'presentationMeta',
+      (w) => def.output.presentationMeta!(recordingJson(input, 'args', w), recordingJson(value!, 'value', w)),
+    )
   }
   if (typeof def.presentCall === 'function') add('presentCall', (w) => def.presentCall!(recordingJson(input, 'args', w)))
   if (typeof def.presentResult === 'function') {
     const result = resultOf(def, input, outcome)
-    add('presentResult', (w) => def.presentResult!(recordingJson(input, 'args', w), recordingJson(jsonSnapshot(result) as JsonValue, 'result', w) as unknown as ToolExecutionResult))
+    add('presentResult', (w) => def.presentResult!(
+      recordingJson(input, 'args', w),
+      recordingJson(jsonSnapshot(result) as JsonValue, 'result', w) as unknown as ToolExecutionResult
+    ))
   }
   return checks
 }

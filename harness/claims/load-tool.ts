@@ -28,7 +28,8 @@ export async function loadTool(modulePath: string, exportName = 'default'): Prom
   const exported = module[exportName]
   if (exported === undefined) {
     const named = Object.keys(module).filter((k) => k !== 'default')
-    throw new ToolModuleError(`tool module ${modulePath} has no ${exportName === 'default' ? 'default export' : `export "${exportName}"`}${named.length > 0 ? ` (it exports: ${named.join(', ')})` : ''}`)
+    const missing = exportName === 'default' ? 'default export' : `export "${exportName}"`
+    throw new ToolModuleError(`tool module ${modulePath} has no ${missing}${named.length > 0 ? ` (it exports: ${named.join(', ')})` : ''}`)
   }
   for (const hook of ['setup', 'observe', 'teardown']) {
     if (module[hook] !== undefined && typeof module[hook] !== 'function') throw new ToolModuleError(`tool module ${source}: "${hook}" must be a function`)

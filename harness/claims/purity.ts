@@ -35,8 +35,14 @@ export async function purityViolations(pure: PurityCheck, observe: () => Promise
     const thenable = answers.find((a) => 'returned' in a && isThenable(a.returned))
     if (thenable) violations.push({ check, detail: `${check} returned a Promise (it must answer synchronously)` })
   }
-  if (answers.some((a) => !isDeepStrictEqual(a, answers[0]))) violations.push({ check, detail: `${check} answered differently for the same input: ${answers.map(show).join(', ')}` })
-  if (!isDeepStrictEqual(before, after)) violations.push({ check, detail: `${check} changed observe(): ${JSON.stringify(before)} became ${JSON.stringify(after)}` })
+  if (answers.some((a) => !isDeepStrictEqual(a, answers[0]))) violations.push({
+    check,
+    detail: `${check} answered differently for the same input: ${answers.map(show).join(', ')}`,
+  })
+  if (!isDeepStrictEqual(before, after)) violations.push({
+    check,
+    detail: `${check} changed observe(): ${JSON.stringify(before)} became ${JSON.stringify(after)}`,
+  })
   return violations
 }
 

@@ -26,7 +26,12 @@ export function recordingJson(value: JsonValue, root: string, log: WriteLog): Js
     return recordingObject(Object.freeze(copy), root, log) as JsonValue
   }
   const copy: { [k: string]: JsonValue } = {}
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: recordingJson(item, childPath(root, key), log), enumerable: true, writable: true, configurable: true })
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, {
+    value: recordingJson(item, childPath(root, key), log),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
   return recordingObject(Object.freeze(copy), root, log) as JsonValue
 }
 
@@ -65,7 +70,12 @@ export function frozenJson(value: JsonValue): JsonValue {
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) return Object.freeze(value.map(frozenJson)) as JsonValue[]
   const copy: { [k: string]: JsonValue } = {}
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, { value: frozenJson(item), enumerable: true, writable: true, configurable: true })
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, key, {
+    value: frozenJson(item),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
   return Object.freeze(copy)
 }
 

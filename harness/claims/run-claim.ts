@@ -51,7 +51,17 @@ export async function runClaim<Ts extends unknown[]>(run: ClaimRun<Ts>, settings
     }
   }
   const stalled = run.stalls.count > 0 ? `; ${run.stalls.count} skipped because ${run.stalls.first}` : ''
-  if (details.interrupted) return { id: run.id, status: 'unknown', numRuns, reason: `budget exhausted: ${numRuns} of ${settings.runs} cases ran within ${settings.timeLimitMs} ms, none refuted the claim${stalled}` }
-  if (details.failed) return { id: run.id, status: 'unknown', numRuns, reason: `only ${numRuns} of ${settings.runs} generated cases were applicable (${details.numSkips} skipped${stalled}), none refuted the claim` }
+  if (details.interrupted) return {
+    id: run.id,
+    status: 'unknown',
+    numRuns,
+    reason: `budget exhausted: ${numRuns} of ${settings.runs} cases ran within ${settings.timeLimitMs} ms, none refuted the claim${stalled}`,
+  }
+  if (details.failed) return {
+    id: run.id,
+    status: 'unknown',
+    numRuns,
+    reason: `only ${numRuns} of ${settings.runs} generated cases were applicable (${details.numSkips} skipped${stalled}), none refuted the claim`,
+  }
   return { id: run.id, status: 'not-refuted', numRuns, ...(stalled ? { reason: stalled.slice(2) } : {}) }
 }

@@ -22,7 +22,9 @@ function instance(schema: unknown, root: unknown, full: boolean, depth: number):
     const branches = schema[key]
     if (Array.isArray(branches) && branches.length > 0) return next(merge({ ...schema, [key]: undefined }, branches[0]))
   }
-  if (Array.isArray(schema.allOf)) return next((schema.allOf as unknown[]).reduce<Record<string, unknown>>((acc, b) => merge(acc, b), { ...schema, allOf: undefined }))
+  if (Array.isArray(schema.allOf)) {
+    return next((schema.allOf as unknown[]).reduce<Record<string, unknown>>((acc, b) => merge(acc, b), { ...schema, allOf: undefined }))
+  }
   switch (typesOf(schema)[0]) {
     case 'boolean':
       return false

@@ -22,7 +22,13 @@ export interface OrderTried {
 }
 
 /** Runs the calls at `order` one after another on a fresh setup(). */
-export async function runInOrder(tool: LoadedTool, calls: readonly JsonValue[], order: readonly number[], trialTimeoutMs: number, stalls: Stalls): Promise<RunResult> {
+export async function runInOrder(
+  tool: LoadedTool,
+  calls: readonly JsonValue[],
+  order: readonly number[],
+  trialTimeoutMs: number,
+  stalls: Stalls,
+): Promise<RunResult> {
   return withTrial(tool, IMMEDIATE_HARNESS, async ({ def, observe }) => {
     const outcomes: (CallOutcome | undefined)[] = calls.map(() => undefined)
     for (const i of order) {

@@ -11,7 +11,8 @@ export function toolShapeProblem(def: unknown): string | undefined {
   if (!('schema' in output)) return '"output.schema" is mandatory'
   if (typeof output.render !== 'function') return '"output.render" must be a function'
   if (output.presentationMeta !== undefined && typeof output.presentationMeta !== 'function') return '"output.presentationMeta" must be a function'
-  if (d.timeoutMs !== undefined && !(typeof d.timeoutMs === 'number' && Number.isFinite(d.timeoutMs) && d.timeoutMs > 0)) return '"timeoutMs" must be a positive finite number'
+  const positiveFinite = typeof d.timeoutMs === 'number' && Number.isFinite(d.timeoutMs) && d.timeoutMs > 0
+  if (d.timeoutMs !== undefined && !positiveFinite) return '"timeoutMs" must be a positive finite number'
   for (const key of ['isConcurrencySafe', 'presentCall', 'presentResult', 'finalizeContent']) {
     if (d[key] !== undefined && typeof d[key] !== 'function') return `"${key}" must be a function`
   }

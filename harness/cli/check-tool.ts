@@ -48,7 +48,9 @@ export async function checkTool(options: CheckToolOptions): Promise<number> {
     let result: ClaimsResult
     if (options.replay) {
       const saved = await readClaimCase(options.replay)
-      if (saved.tool !== tool.definition.name) throw new InvalidClaimCase(`${options.replay} is a case of tool "${saved.tool}", but ${tool.source} defines "${tool.definition.name}"`)
+      if (saved.tool !== tool.definition.name) throw new InvalidClaimCase(
+        `${options.replay} is a case of tool "${saved.tool}", but ${tool.source} defines "${tool.definition.name}"`,
+      )
       result = await replayClaim(tool, saved.clause, saved, { ...settings, seed: saved.seed })
     } else {
       result = await checkClaims(tool, settings)

@@ -92,7 +92,10 @@ export async function main(argv: string[]): Promise<number> {
           ...reportTargets(values),
         })
       case 'smoke':
-        return await (await import('./smoke.js')).smoke(values.adapter, values.command ? { command: values.command, validateProtocol: values['validate-protocol'] === true } : undefined)
+        return await (await import('./smoke.js')).smoke(
+          values.adapter,
+          values.command ? { command: values.command, validateProtocol: values['validate-protocol'] === true } : undefined,
+        )
       case 'clauses':
         for (const c of CLAUSES) console.log(`${c.id.padEnd(7)} ${c.level.padEnd(5)} ${c.profile.padEnd(8)} ${c.rule}`)
         return 0

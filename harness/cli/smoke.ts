@@ -25,11 +25,13 @@ async function smokeAdapter(adapter: ConformanceAdapter): Promise<number> {
   }
   try {
     const registry: RegistryUnderTest = await step('create({})', () => adapter.create({}))
-    for (const method of ['agent', 'register', 'guard', 'onPreExecute', 'onExecute', 'onPostExecute', 'onResult', 'schemas', 'executionMode', 'execute'] as const) {
+    const methods = ['agent', 'register', 'guard', 'onPreExecute', 'onExecute', 'onPostExecute', 'onResult', 'schemas', 'executionMode', 'execute'] as const
+    for (const method of methods) {
       if (typeof registry[method] !== 'function') throw new SmokeFailure(`the registry from create() has no ${method}() method`)
     }
     await step('register(a valid tool)', () => registry.register(liveTool('smoke_tool', { execute: async () => ({ ok: true }) })))
-    const result = await step('execute(one call)', () => registry.execute({ callId: 'smoke', name: 'smoke_tool', arguments: {}, signal: new AbortController().signal }))
+    const call = { callId: 'smoke', name: 'smoke_tool', arguments: {}, signal: new AbortController().signal }
+    const result = await step('execute(one call)', () => registry.execute(call))
     if (typeof result !== 'object' || result === null || result.isError !== false) throw new SmokeFailure(`one plain call did not succeed: ${show(result)}`)
     await step('dispose()', () => registry.dispose?.())
     console.log(`smoke: ${adapter.name} is wired correctly (create, register, execute, dispose)`)

@@ -91,7 +91,15 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
   const { trace: _trace, check, ...first } = original
   return {
     status: 'failed',
-    failure: { ...last, seed: details.seed, path: details.counterexamplePath ?? '', numRuns: details.numRuns, numShrinks: details.numShrinks, check, original: first },
+    failure: {
+      ...last,
+      seed: details.seed,
+      path: details.counterexamplePath ?? '',
+      numRuns: details.numRuns,
+      numShrinks: details.numShrinks,
+      check,
+      original: first,
+    },
   }
 }
 

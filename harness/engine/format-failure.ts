@@ -13,7 +13,9 @@ export function formatFailure(title: string, failure: Failure, file: string | un
     `  shrunk case: ${JSON.stringify(failure.testCase)}`,
   ]
   if (failure.trace) {
-    const steps = failure.trace.events.map((e) => ('stage' in e ? `${e.ev} ${e.stage}#${'index' in e ? e.index : ''} ${e.call}` : `${e.ev} ${'call' in e ? e.call : ''}`))
+    const steps = failure.trace.events.map((e) => (
+      'stage' in e ? `${e.ev} ${e.stage}#${'index' in e ? e.index : ''} ${e.call}` : `${e.ev} ${'call' in e ? e.call : ''}`
+    ))
     lines.push(`  trace: ${steps.join(' → ')}`)
     lines.push(`  outcomes: ${failure.trace.calls.map((c) => `${c.callId}=${c.rejected ? `rejected ${c.rejected}` : clip(String(c.resultJson))}`).join('; ')}`)
   }

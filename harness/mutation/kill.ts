@@ -47,8 +47,17 @@ export async function killCheck(adapter: ConformanceAdapter, clauses: readonly s
   const chosen: ConformanceProperty[] = PROPERTIES.filter((p) => clauses.includes(p.id) && applicable(p, adapter))
   const out: KillResult[] = []
   for (const property of chosen) {
-    const verdict = await checkProperty(property, adapter, { runs: Math.min(options.runs, property.maxRuns ?? options.runs), seed: options.seed, shrink: false })
-    if (verdict.status === 'failed') out.push({ clause: property.id, killed: true, numRuns: verdict.failure.numRuns, detail: verdict.failure.violations[0]?.detail })
+    const verdict = await checkProperty(property, adapter, {
+      runs: Math.min(options.runs, property.maxRuns ?? options.runs),
+      seed: options.seed,
+      shrink: false,
+    })
+    if (verdict.status === 'failed') out.push({
+      clause: property.id,
+      killed: true,
+      numRuns: verdict.failure.numRuns,
+      detail: verdict.failure.violations[0]?.detail,
+    })
     else out.push({ clause: property.id, killed: false, ...(verdict.status === 'error' ? { detail: verdict.error } : {}) })
   }
   return out

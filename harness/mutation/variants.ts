@@ -64,7 +64,9 @@ export async function variantCheck(variant: VariantModule, options: { runs: numb
 /** What a variant got wrong: an R clause that did not pass, or a declared S break that passed. */
 export function falseVerdicts(variant: VariantModule, results: readonly VariantResult[]): string[] {
   const wrongR = results.filter((r) => r.level === 'R' && r.status !== 'passed').map((r) => `${r.clause} ${r.status}: ${r.detail ?? ''}`)
-  const unbroken = variant.breaksOnly.filter((id) => results.find((r) => r.clause === id)?.status !== 'failed').map((id) => `${id} declared broken but did not fail`)
+  const unbroken = variant.breaksOnly.filter(
+    (id) => results.find((r) => r.clause === id)?.status !== 'failed',
+  ).map((id) => `${id} declared broken but did not fail`)
   const strayS = results
     .filter((r) => r.level === 'S' && r.status !== 'passed' && !variant.breaksOnly.includes(r.clause))
     .map((r) => `${r.clause} ${r.status}: ${r.detail ?? ''}`)

@@ -82,11 +82,19 @@ export function custom<Case>(
         }
         if (error instanceof CreateFailed) return { violations, adapterError: error.message }
         if (error instanceof ImplementationFault) violations.push({ clause: error.clause ?? id, detail: error.detail })
-        else if (thrown.has(error)) violations.push({ clause: id, check: `${id}:implementation-threw`, detail: `the implementation threw: ${describeThrown(error)}` })
+        else if (thrown.has(error)) violations.push({
+          clause: id,
+          check: `${id}:implementation-threw`,
+          detail: `the implementation threw: ${describeThrown(error)}`,
+        })
         else if (isSerialisationError(error)) {
           // The harness's own values are lossless JSON by construction: a BigInt or a cycle met
           // while serialising came from the implementation (a suite that does not read it through safe-read).
-          violations.push({ clause: id, check: `${id}:not-lossless`, detail: `a value from the implementation is not lossless JSON (${describeThrown(error)})` })
+          violations.push({
+            clause: id,
+            check: `${id}:not-lossless`,
+            detail: `a value from the implementation is not lossless JSON (${describeThrown(error)})`,
+          })
         }
         else throw new HarnessError(`the check of ${id} threw`, error)
       } finally {

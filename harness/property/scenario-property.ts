@@ -28,7 +28,12 @@ export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario,
   }
   for (const [call, problems] of unreadable) {
     if (!violations.some((v) => v.call === call && v.clause === 'META-1')) {
-      violations.push({ clause: 'META-1', call, check: 'META-1:published-outcome-runs-code', detail: `the published outcome is not lossless JSON: ${problems.slice(0, 3).join('; ')}` })
+      violations.push({
+        clause: 'META-1',
+        call,
+        check: 'META-1:published-outcome-runs-code',
+        detail: `the published outcome is not lossless JSON: ${problems.slice(0, 3).join('; ')}`,
+      })
     }
   }
   return { violations, trace }

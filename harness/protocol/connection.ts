@@ -37,7 +37,10 @@ export class Connection {
   private deathReported = false
 
   constructor(readonly options: ConnectionOptions) {
-    const transport = spawnServer(options.command, { ...(options.cwd ? { cwd: options.cwd } : {}), echoStderr: options.debug === true || process.env.TOOLREG_PROTOCOL_DEBUG === '1' })
+    const transport = spawnServer(options.command, {
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      echoStderr: options.debug === true || process.env.TOOLREG_PROTOCOL_DEBUG === '1',
+    })
     this.peer = new Peer(transport, {
       validate: options.validate === true,
       replyTimeoutMs: options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
@@ -54,9 +57,12 @@ export class Connection {
     } catch (error) {
       transport.kill('no handshake')
       const why = error instanceof Error ? error.message : String(error)
-      throw new ProtocolError(`the server "${options.command}" did not complete the handshake: ${why.replace(/no answer to the handshake within \d+ ms: the implementation is hung \(its server was killed\)/, `no welcome within ${timeout} ms`)}`)
+      const hung = /no answer to the handshake within \d+ ms: the implementation is hung \(its server was killed\)/
+      throw new ProtocolError(`the server "${options.command}" did not complete the handshake: ${why.replace(hung, `no welcome within ${timeout} ms`)}`)
     }
-    if (this.welcome.type !== 'welcome') throw new ProtocolError(`the server answered the handshake with a ${String((this.welcome as { type?: unknown }).type)} message`)
+    if (this.welcome.type !== 'welcome') throw new ProtocolError(
+      `the server answered the handshake with a ${String((this.welcome as { type?: unknown }).type)} message`,
+    )
     this.peer.listen()
   }
 

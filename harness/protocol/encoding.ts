@@ -82,7 +82,9 @@ export class Encoding {
       const descriptor = Object.getOwnPropertyDescriptor(array, i)
       items.push(descriptor && 'value' in descriptor ? this.value(descriptor.value) : { $: 'hole' })
     }
-    const isItem = (key: string | symbol) => key === 'length' || (typeof key === 'string' && isIndex(key) && 'value' in (Object.getOwnPropertyDescriptor(array, key) ?? {}))
+    const isItem = (key: string | symbol) => key === 'length' || (
+      typeof key === 'string' && isIndex(key) && 'value' in (Object.getOwnPropertyDescriptor(array, key) ?? {})
+    )
     const props = this.props(array, (key) => !isItem(key))
     return props.length > 0 ? { items, props } : { items }
   }

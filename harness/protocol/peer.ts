@@ -55,7 +55,12 @@ export class Peer {
       aborted: (id, reason) => this.quietly(() => this.request({ type: 'abort', signal: id, reason: this.codec.encode(reason) }, 'a signal aborting')),
       released: (id, gen) => this.release(id, gen),
       ...(options.writeThrough
-        ? { mutate: (id: number, op: 'set' | 'delete', key: PropertyKey, value?: unknown) => this.request({ type: 'mutate', object: id, op, key: this.codec.encode(key), ...(op === 'set' ? { value: this.codec.encode(value) } : {}) }, `a write to ${String(key)}`) === true }
+        ? {
+          mutate: (id: number, op: 'set' | 'delete', key: PropertyKey, value?: unknown) => this.request(
+            { type: 'mutate', object: id, op, key: this.codec.encode(key), ...(op === 'set' ? { value: this.codec.encode(value) } : {}) },
+            `a write to ${String(key)}`,
+          ) === true,
+        }
         : {}),
     })
   }

@@ -70,27 +70,59 @@ function story(testCase: unknown): string {
   return `<h4>What happened</h4><ul class="story" data-testid="story">${lines.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`
 }
 
+/** One line of the page's stylesheet: the timeline's lanes and bars. */
+const LANE_AND_BAR_CSS =
+  '.lane{font-weight:600;color:#555}' +
+  '.bar{background:#cfe3ff;border:1px solid #6b9be0;border-radius:3px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding:0 2px}'
+
+const FILTER_BUTTONS =
+  '<button data-filter="all">all</button><button data-filter="failed">failed</button><button data-filter="passed">passed</button>' +
+  '<button data-filter="untested">untested</button><button data-filter="not-applicable">not applicable</button>'
+
+/** The page script's filter: a row shows when it has the chosen status and contains the search text. */
+const APPLY_FILTER =
+  "const apply = () => rows.forEach((r) => { r.hidden = (status !== 'all' && r.dataset.status !== status) || " +
+  "(text !== '' && !r.textContent.toLowerCase().includes(text)) })"
+
+const violation = (v: Violation) => `<li><b>${esc(v.clause)}</b>${v.call ? ` (${esc(v.call)})` : ''}: ${esc(v.detail)}</li>`
+
 export function toHtml(report: CertifyReport, counterexamples: Counterexamples): string {
   const rows = report.clauses
-    .map((c) => `<tr class="${c.status}" data-status="${c.status}" data-id="${c.id}"><td>${c.id}</td><td>${c.level}</td><td>${c.profile}</td><td class="status">${c.status}</td><td>${esc(c.reason ?? '')}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr class="${c.status}" data-status="${c.status}" data-id="${c.id}">` +
+        `<td>${c.id}</td><td>${c.level}</td><td>${c.profile}</td><td class="status">${c.status}</td><td>${esc(c.reason ?? '')}</td></tr>`,
+    )
     .join('\n')
   const failures = report.clauses
     .filter((c) => c.status === 'failed')
     .map((c) => {
       const ce = counterexamples.get(c.id)
       const trace = ce?.trace as Trace | undefined
+      const replay = ce
+        ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — ` +
+          `replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>`
+        : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`
       return `<section class="failure" id="failure-${c.id}" data-testid="failure">
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>
   ${c.originalReason ? `<p data-testid="original-reason">original case, before shrinking: ${esc(c.originalReason)}</p>` : ''}
-  ${ce ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>` : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`}
+  ${replay}
   ${ce ? story(ce.case) : ''}
-  ${ce ? `<ul class="violations">${ce.violations.map((v) => `<li><b>${esc(v.clause)}</b>${v.call ? ` (${esc(v.call)})` : ''}: ${esc(v.detail)}</li>`).join('')}</ul>` : ''}
+  ${ce ? `<ul class="violations">${ce.violations.map(violation).join('')}</ul>` : ''}
   ${trace ? `<h4>Timeline <small>(the marked step is where the violation shows)</small></h4>${timeline(trace, ce?.violations ?? [])}` : ''}
   ${ce ? `<details data-testid="raw"><summary>Raw JSON of the minimal case</summary><pre>${esc(JSON.stringify(ce.case, null, 2))}</pre></details>` : ''}
 </section>`
     })
     .join('\n')
   const s = report.summary
+  const summary =
+    `${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable — ` +
+    `profiles ${esc(report.adapter.profiles.join(', '))}, seed ${report.seed}, ${report.runs} runs per property, toolreg ${esc(report.toolreg)}`
+  const cov = report.coverage
+  const coverage = cov
+    ? `<p data-testid="coverage">Coverage of the implementation: ${cov.lines}% lines · ${cov.statements}% statements · ` +
+      `${cov.functions}% functions · ${cov.branches}% branches (full report under reports/coverage/)</p>`
+    : ''
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>toolreg — ${esc(report.adapter.name)}</title>
 <style>
@@ -99,20 +131,20 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 tr.failed .status{color:#b00020;font-weight:600}tr.passed .status{color:#137333}tr.untested .status,tr.not-applicable .status{color:#777}
 .filters button{margin-right:.4rem}.filters button.on{font-weight:700}
 .timeline{display:grid;gap:2px;margin:.5rem 0;overflow-x:auto;font-size:11px}
-.lane{font-weight:600;color:#555}.bar{background:#cfe3ff;border:1px solid #6b9be0;border-radius:3px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding:0 2px}
+${LANE_AND_BAR_CSS}
 .marked{outline:3px solid #b00020;font-weight:700}.story li,.violations li{margin:.1rem 0}
 .point{border-radius:3px;padding:0 2px;white-space:nowrap}.abort{background:#ffd7d7;border:1px solid #d33}.settled{background:#d8f5d8;border:1px solid #393}
 pre{background:#f6f8fa;padding:.75rem;overflow:auto;max-height:30rem}
 </style></head>
 <body>
 <h1>toolreg: ${esc(report.adapter.name)}${report.adapter.version ? ` ${esc(report.adapter.version)}` : ''}</h1>
-<p>${s.passed} passed · ${s.failed} failed · ${s.untested} untested · ${s.notApplicable} not applicable — profiles ${esc(report.adapter.profiles.join(', '))}, seed ${report.seed}, ${report.runs} runs per property, toolreg ${esc(report.toolreg)}</p>
-${report.coverage ? `<p data-testid="coverage">Coverage of the implementation: ${report.coverage.lines}% lines · ${report.coverage.statements}% statements · ${report.coverage.functions}% functions · ${report.coverage.branches}% branches (full report under reports/coverage/)</p>` : ''}
+<p>${summary}</p>
+${coverage}
 ${report.errors.length > 0 ? `<ul class="errors">${report.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 ${failures ? `<h2>Failures</h2>\n${failures}` : ''}
 <h2>Clause matrix</h2>
 <div class="filters">
-  <button data-filter="all">all</button><button data-filter="failed">failed</button><button data-filter="passed">passed</button><button data-filter="untested">untested</button><button data-filter="not-applicable">not applicable</button>
+  ${FILTER_BUTTONS}
   <input type="search" placeholder="clause ID or text" aria-label="filter clauses">
 </div>
 <table data-testid="matrix"><thead><tr><th>clause</th><th>level</th><th>profile</th><th>status</th><th>reason</th></tr></thead>
@@ -123,7 +155,7 @@ ${rows}
 (() => {
   let status = document.querySelector('[data-testid="failure"]') ? 'failed' : 'all', text = ''
   const rows = [...document.querySelectorAll('tbody tr')]
-  const apply = () => rows.forEach((r) => { r.hidden = (status !== 'all' && r.dataset.status !== status) || (text !== '' && !r.textContent.toLowerCase().includes(text)) })
+  ${APPLY_FILTER}
   document.querySelectorAll('.filters button').forEach((b) => b.addEventListener('click', () => {
     status = b.dataset.filter
     document.querySelectorAll('.filters button').forEach((x) => x.classList.toggle('on', x === b))

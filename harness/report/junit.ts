@@ -17,18 +17,32 @@ export function toJunit(report: CertifyReport, counterexamples: Counterexamples)
     const cases = clauses.map((c) => {
       const name = `${c.id} [${c.level}${c.profile === 'core' ? '' : `, ${c.profile}`}]`
       const open = `    <testcase classname="toolreg.${family}" name="${escape(name)}">`
-      if (c.baseline === 'stale') return `${open}\n      <failure message="stale baseline entry" type="baseline">${escape(`${c.id} passes now; remove it from the baseline (${c.baselineReason ?? ''})`)}</failure>\n    </testcase>`
+      if (c.baseline === 'stale') {
+        const why = escape(`${c.id} passes now; remove it from the baseline (${c.baselineReason ?? ''})`)
+        return `${open}\n      <failure message="stale baseline entry" type="baseline">${why}</failure>\n    </testcase>`
+      }
       if (c.baseline === 'expected-failure') return `${open}<skipped message="${escape(`expected failure (baseline): ${c.baselineReason ?? ''}`)}"/></testcase>`
       if (c.status === 'passed') return `${open}</testcase>`
       if (c.status !== 'failed') return `${open}<skipped message="${escape(`${c.status}: ${c.reason ?? ''}`)}"/></testcase>`
       const ce = counterexamples.get(c.id)
-      const body = [c.reason ?? '', c.originalReason ? `original case (before shrinking): ${c.originalReason}` : '', ce ? `seed ${ce.seed}, path ${ce.path}` : '', ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '', c.counterexample ? `replay: npx toolreg replay ${c.counterexample}` : '']
+      const body = [
+        c.reason ?? '',
+        c.originalReason ? `original case (before shrinking): ${c.originalReason}` : '',
+        ce ? `seed ${ce.seed}, path ${ce.path}` : '',
+        ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '',
+        c.counterexample ? `replay: npx toolreg replay ${c.counterexample}` : '',
+      ]
         .filter(Boolean)
         .join('\n')
-      return `${open}\n      <failure message="${escape(c.reason ?? 'failed')}" type="${c.level === 'R' ? 'required' : 'recommended'}">${escape(body)}</failure>\n    </testcase>`
+      const type = c.level === 'R' ? 'required' : 'recommended'
+      return `${open}\n      <failure message="${escape(c.reason ?? 'failed')}" type="${type}">${escape(body)}</failure>\n    </testcase>`
     })
     return `  <testsuite name="toolreg ${family}" tests="${clauses.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`
   })
   const s = report.summary
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolreg certify ${escape(report.adapter.name)}" tests="${report.clauses.length}" failures="${s.failed}" skipped="${s.untested + s.notApplicable}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="toolreg certify ${escape(report.adapter.name)}" tests="${report.clauses.length}" failures="${s.failed}" ` +
+    `skipped="${s.untested + s.notApplicable}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`
+  )
 }

@@ -13,8 +13,11 @@ export function mergeReports(reports: readonly CertifyReport[], options: { acros
   const [first] = reports
   if (!first) throw new MergeError('merge needs at least one report')
   for (const r of reports) {
-    const same = r.adapter.name === first.adapter.name && (options.acrossSeeds || r.seed === first.seed) && r.runs === first.runs && r.clauses.length === first.clauses.length
-    if (!same) throw new MergeError(`cannot merge: reports differ in adapter, seed, runs or clause list (${first.adapter.name} seed ${first.seed} vs ${r.adapter.name} seed ${r.seed})`)
+    const sameSeed = options.acrossSeeds || r.seed === first.seed
+    const same = r.adapter.name === first.adapter.name && sameSeed && r.runs === first.runs && r.clauses.length === first.clauses.length
+    if (!same) throw new MergeError(
+      `cannot merge: reports differ in adapter, seed, runs or clause list (${first.adapter.name} seed ${first.seed} vs ${r.adapter.name} seed ${r.seed})`,
+    )
   }
   const clauses = first.clauses.map((clause, i): ClauseVerdict => {
     const candidates = reports.map((r) => r.clauses[i]!).filter((c) => !(c.status === 'untested' && c.reason?.startsWith(OTHER_SHARD)))

@@ -10,6 +10,7 @@ import type {
   ClassifierSpec,
   DecisionSpec,
   FinalizeSpec,
+  GuardSpec,
   ProjectionSpec,
   Scenario,
   ToolSpec,
@@ -100,6 +101,8 @@ function wrapper(action: WrapperAction): string {
 
 const timed = (timing: string) => (timing === 'await' ? ' after a scheduler point' : '')
 
+const verdict = (v: GuardSpec['verdict']) => (v.kind === 'returns' ? `returns ${showValue(v.value)}` : v.kind === 'pass' ? 'passes' : 'throws')
+
 function approval(spec: ApprovalSpec | undefined): string {
   if (!spec) return 'approval: none configured'
   if (spec.kind === 'returns') return `approval: answers ${showValue(spec.value)}${timed(spec.timing)}`
@@ -122,8 +125,10 @@ function call(spec: CallSpec, index: number): string {
 export function scenarioStory(scenario: Scenario): string[] {
   const mode = scenario.config.mode && scenario.config.mode !== 'native' ? [`mode: ${scenario.config.mode}`] : []
   const hooks = [
-    ...scenario.pre.map((h, i) => `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`),
-    ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${g.verdict.kind === 'returns' ? `returns ${showValue(g.verdict.value)}` : g.verdict.kind === 'pass' ? 'passes' : 'throws'}`),
+    ...scenario.pre.map(
+      (h, i) => `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`,
+    ),
+    ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${verdict(g.verdict)}`),
     ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)} ${wrapper(w.action)}`),
     ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),
     ...scenario.observers.map((o, i) => `observer #${i}${scoped(o.scope)}${o.throws ? ' throws' : ''}`),

@@ -167,7 +167,9 @@ export function readOnce(value: unknown, problems: string[], path = '$', copies 
       if (isArray && key === 'length') continue
       const at = `${path}.${String(key)}`
       try {
-        const d = Reflect.getOwnPropertyDescriptor(source, key) ?? (fallbackKeys.includes(String(key)) ? { value: Reflect.get(source, key), enumerable: true } : undefined)
+        const d = Reflect.getOwnPropertyDescriptor(source, key) ?? (
+          fallbackKeys.includes(String(key)) ? { value: Reflect.get(source, key), enumerable: true } : undefined
+        )
         if (!d) continue
         let item: unknown
         if ('value' in d) item = d.value

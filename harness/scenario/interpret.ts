@@ -128,10 +128,16 @@ class ScenarioRun {
     }
     const s = this.scenario
     const errors = [
-      ...s.pre.map((spec, i) => step('onPreExecute', () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack), scope(spec.scope)))),
+      ...s.pre.map((spec, i) => step(
+        'onPreExecute',
+        () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack), scope(spec.scope)),
+      )),
       ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict, spec.attack), scope(spec.scope)))),
       ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),
-      ...s.post.map((spec, i) => step('onPostExecute', () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision, spec.attack), scope(spec.scope)))),
+      ...s.post.map((spec, i) => step(
+        'onPostExecute',
+        () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision, spec.attack), scope(spec.scope)),
+      )),
       ...s.observers.map((spec, i) => step('onResult', () => registry.onResult(this.observer(i, spec.throws, spec.attack), scope(spec.scope)))),
     ]
     return errors.find((e) => e !== undefined)
@@ -256,7 +262,15 @@ class ScenarioRun {
   private enter(stage: Stage, exec: ToolExecution, index: number, extra: Partial<TraceEvent & { ev: 'enter' }> = {}): string {
     this.flushWrites()
     const call = this.keyOf(exec)
-    this.events.push({ ev: 'enter', stage, call, index, token: this.token(exec), execFrozen: isDeepFrozen(exec, ['signal', 'agent', 'parent', 'token']), ...extra })
+    this.events.push({
+      ev: 'enter',
+      stage,
+      call,
+      index,
+      token: this.token(exec),
+      execFrozen: isDeepFrozen(exec, ['signal', 'agent', 'parent', 'token']),
+      ...extra
+    })
     stageEntered(stage, index, call)
     return call
   }

@@ -122,7 +122,12 @@ export const SCENARIO_SCHEMA = {
     },
     pre: {
       type: 'array',
-      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, tamper: { type: 'boolean' }, attack }, additionalProperties: false },
+      items: {
+        type: 'object',
+        required: ['timing', 'decision'],
+        properties: { scope, timing, decision, tamper: { type: 'boolean' }, attack },
+        additionalProperties: false,
+      },
     },
     guards: {
       type: 'array',
@@ -131,7 +136,12 @@ export const SCENARIO_SCHEMA = {
         required: ['verdict'],
         properties: {
           scope,
-          verdict: { type: 'object', required: ['kind'], properties: { kind: { enum: ['pass', 'returns', 'throws'] }, value: desc }, additionalProperties: false },
+          verdict: {
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { enum: ['pass', 'returns', 'throws'] }, value: desc },
+            additionalProperties: false,
+          },
           attack,
         },
         additionalProperties: false,
@@ -156,8 +166,14 @@ export const SCENARIO_SCHEMA = {
         additionalProperties: false,
       },
     },
-    post: { type: 'array', items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, attack }, additionalProperties: false } },
-    observers: { type: 'array', items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' }, attack }, additionalProperties: false } },
+    post: {
+      type: 'array',
+      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, attack }, additionalProperties: false },
+    },
+    observers: {
+      type: 'array',
+      items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' }, attack }, additionalProperties: false },
+    },
     calls: {
       type: 'array',
       minItems: 1,
@@ -174,7 +190,10 @@ export const SCENARIO_SCHEMA = {
           fakeParent: { type: 'boolean' },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
           sameCallIdAs: { type: 'integer', minimum: 0 },
-          program: { type: 'array', items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false } },
+          program: {
+            type: 'array',
+            items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false },
+          },
         },
       },
     },
@@ -187,7 +206,26 @@ export const SCENARIO_SCHEMA = {
         type: 'object',
         properties: {
           $: {
-            enum: ['bigint', 'cycle', 'function', 'symbol', 'undefined', 'nan', 'infinity', 'negzero', 'sparse', 'map', 'date', 'instance', 'boolean-object', 'promise', 'throwing-getter', 'getter', 'proxy', 'error'],
+            enum: [
+              'bigint',
+              'cycle',
+              'function',
+              'symbol',
+              'undefined',
+              'nan',
+              'infinity',
+              'negzero',
+              'sparse',
+              'map',
+              'date',
+              'instance',
+              'boolean-object',
+              'promise',
+              'throwing-getter',
+              'getter',
+              'proxy',
+              'error',
+            ],
           },
         },
       },

@@ -30,7 +30,8 @@ export function runCodeTool(host: CodeTransportHost): ToolDefinition {
   return {
     name: RUN_CODE,
     description:
-      'Run a JavaScript program (the body of an async function). `await tools.<name>(args)` calls a tool and resolves with its value; what the program returns is the result.',
+      'Run a JavaScript program (the body of an async function). `await tools.<name>(args)` calls a tool ' +
+        'and resolves with its value; what the program returns is the result.',
     parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
     output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
     execute: (args, exec) => runProgram(host, args, exec),

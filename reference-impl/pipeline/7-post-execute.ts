@@ -38,7 +38,10 @@ export async function postExecute(call: CallState, result: ToolExecutionResult):
   const { decision, threw } = await call.stages.waterfall<Normalized>(listeners, () => ACCEPT, normalize)
   if (threw || !decision) return { result: failure('A post-execute listener failed.'), contexts: [] }
   if (malformed || decision === MALFORMED) return { result: failure('A post-execute listener returned a malformed decision.'), contexts: [] }
-  if (outOfShape || decision === OUT_OF_SHAPE) return { result: invalidOutput('a post-execute decision has content or contexts of the wrong shape'), contexts: [] }
+  if (outOfShape || decision === OUT_OF_SHAPE) return {
+    result: invalidOutput('a post-execute decision has content or contexts of the wrong shape'),
+    contexts: [],
+  }
   return applyDecision(call, seen, decision)
 }
 

@@ -193,7 +193,8 @@ describe('Routing: which stages each outcome passes', () => {
     ['returns an illegal decision', async () => ({ kind: 'nope' }) as never],
     ['replaces both value and content', async () => ({ kind: 'accept', value: {}, content: [] }) as never],
   ]
-  it.each(postFailures)('PST-3 FIN-2 RES-1 routing: post-execute %s: every stage runs, the outcome is an error, finalize once, result once', async (_label, listener) => {
+  it.each(postFailures)('PST-3 FIN-2 RES-1 routing: post-execute %s: every stage runs, the outcome is an error, finalize ' +
+    'once, result once', async (_label, listener) => {
     const { registry, log } = traced()
     registry.onPostExecute(listener)
     const result: ToolExecutionResult = await registry.execute(call('echo', {}, { agent }))

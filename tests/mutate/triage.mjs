@@ -34,8 +34,20 @@ for (const { file, m, lines } of mutants.values()) {
   else if (m.status === 'Timeout') bump(short, 'timeout')
   else if (m.status === 'Survived' || m.status === 'NoCoverage') {
     const l = m.location
-    const text = l.start.line === l.end.line ? lines[l.start.line - 1].slice(l.start.column - 1, l.end.column - 1) : `${lines[l.start.line - 1].slice(l.start.column - 1)} …`
-    const verdict = classify({ file: short, line: l.start.line, column: l.start.column, mutator: m.mutatorName, replacement: m.replacement, text, lineText: lines[l.start.line - 1], status: m.status })
+    const text = l.start.line === l.end.line ? lines[l.start.line - 1].slice(
+      l.start.column - 1,
+      l.end.column - 1,
+    ) : `${lines[l.start.line - 1].slice(l.start.column - 1)} …`
+    const verdict = classify({
+      file: short,
+      line: l.start.line,
+      column: l.start.column,
+      mutator: m.mutatorName,
+      replacement: m.replacement,
+      text,
+      lineText: lines[l.start.line - 1],
+      status: m.status,
+    })
     survivors.push({ file: short, m, text, verdict })
     if (verdict.class === 'equivalent') bump(short, 'equivalent')
     else if (m.status === 'NoCoverage') bump(short, 'noCoverage')
@@ -49,13 +61,18 @@ const share = (n, r) => {
   return nonEquivalent === 0 ? '—' : `${((100 * n) / nonEquivalent).toFixed(1)}%`
 }
 const pct = (r) => `${share(r.killed, r)} | ${share(r.killed + r.timeout, r)}`
-console.log('| file | killed | timeout | survived: equivalent | survived: gap | no coverage (gap) | killed / non-equivalent | killed + timeout / non-equivalent |')
+console.log(
+  '| file | killed | timeout | survived: equivalent | survived: gap | no coverage (gap) | killed / non-equivalent | killed + timeout / non-equivalent |',
+)
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
 for (const [file, r] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b))) {
   for (const k of Object.keys(total)) total[k] += r[k]
   console.log(`| ${file} | ${r.killed} | ${r.timeout} | ${r.equivalent} | ${r.gap} | ${r.noCoverage} | ${pct(r)} |`)
 }
-console.log(`| **total** | **${total.killed}** | **${total.timeout}** | **${total.equivalent}** | **${total.gap}** | **${total.noCoverage}** | **${share(total.killed, total)}** | **${share(total.killed + total.timeout, total)}** |`)
+console.log(
+  `| **total** | **${total.killed}** | **${total.timeout}** | **${total.equivalent}** | **${total.gap}** | **${total.noCoverage}** | ` +
+    `**${share(total.killed, total)}** | **${share(total.killed + total.timeout, total)}** |`,
+)
 if (total.other > 0) console.log(`(${total.other} mutants with another status: compile or runtime errors)`)
 
 const byGroup = new Map()
@@ -67,7 +84,10 @@ console.log('')
 for (const [key, group] of [...byGroup.entries()].sort(([a], [b]) => a.localeCompare(b))) {
   const where = [...new Set(group.map((s) => s.file))].join(', ')
   console.log(`- ${key} — ${group.length} (${where}): ${group[0].verdict.reason}`)
-  if (list) for (const s of group) console.log(`    ${s.file}:${s.m.location.start.line}:${s.m.location.start.column} ${s.m.mutatorName} ${s.m.status === 'NoCoverage' ? '(no coverage) ' : ''}\`${s.text.slice(0, 70)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 50)}\``)
+  if (list) for (const s of group) console.log(
+    `    ${s.file}:${s.m.location.start.line}:${s.m.location.start.column} ${s.m.mutatorName} ${s.m.status === 'NoCoverage' ? '(no coverage) ' : ''}` +
+      `\`${s.text.slice(0, 70)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 50)}\``,
+  )
 }
 
 if (args.includes('--markdown')) {
@@ -88,6 +108,9 @@ if (args.includes('--markdown')) {
   }
   console.log('\n<!-- gaps -->')
   for (const s of survivors.filter((x) => x.verdict.class === 'gap')) {
-    console.log(`- \`${s.file}:${s.m.location.start.line}\` ${s.m.mutatorName}${s.m.status === 'NoCoverage' ? ' (no coverage)' : ''}: \`${s.text.replace(/\s+/g, ' ').slice(0, 60)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 40)}\``)
+    console.log(
+      `- \`${s.file}:${s.m.location.start.line}\` ${s.m.mutatorName}${s.m.status === 'NoCoverage' ? ' (no coverage)' : ''}: ` +
+        `\`${s.text.replace(/\s+/g, ' ').slice(0, 60)}\` → \`${String(s.m.replacement).replace(/\s+/g, ' ').slice(0, 40)}\``,
+    )
   }
 }

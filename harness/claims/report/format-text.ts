@@ -10,7 +10,8 @@ export const STATUS_LABEL: Record<ClaimStatus, string> = {
 }
 
 export function formatText(report: CheckToolReport): string {
-  const lines = [`check-tool: ${report.tool.name} (${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''})${report.replay ? ` — replaying ${report.replay}` : ''}`]
+  const toolModule = `${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''}`
+  const lines = [`check-tool: ${report.tool.name} (${toolModule})${report.replay ? ` — replaying ${report.replay}` : ''}`]
   for (const c of report.claims) {
     const cases = c.status === 'refuted' ? `after ${plural(c.numRuns, 'case')}` : c.status === 'not-refuted' ? plural(c.numRuns, 'case') : (c.reason ?? '')
     lines.push(`  ${c.id}  ${STATUS_LABEL[c.status].padEnd(15)} ${cases}`)
@@ -24,7 +25,10 @@ export function formatText(report: CheckToolReport): string {
   for (const note of report.notes) lines.push(`  note: ${note}`)
   for (const error of report.errors) lines.push(`  error: ${error}`)
   const s = report.summary
-  lines.push(`${s.refuted} refuted, ${s.notRefuted} not refuted, ${s.unknown} unknown, ${s.notApplicable} not applicable — seed ${report.seed}, ${plural(report.runs, 'run')} per claim, ${(report.durationMs / 1000).toFixed(1)}s`)
+  lines.push(
+    `${s.refuted} refuted, ${s.notRefuted} not refuted, ${s.unknown} unknown, ${s.notApplicable} not applicable — ` +
+      `seed ${report.seed}, ${plural(report.runs, 'run')} per claim, ${(report.durationMs / 1000).toFixed(1)}s`,
+  )
   return lines.join('\n')
 }
 

@@ -22,5 +22,13 @@ export function toJunit(report: CheckToolReport): string {
     return `${open}\n      <failure message="${escape(c.reason ?? 'refuted')}" type="refuted">${escape(body)}</failure>\n    </testcase>`
   })
   const s = report.summary
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolreg check-tool ${escape(report.tool.name)}" tests="${report.claims.length}" failures="${s.refuted}" errors="${report.errors.length}" skipped="${s.unknown + s.notApplicable}" time="${(report.durationMs / 1000).toFixed(3)}">\n  <testsuite name="toolreg CLM ${escape(report.tool.name)}" tests="${report.claims.length}" failures="${s.refuted}" skipped="${s.unknown + s.notApplicable}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
+  const name = escape(report.tool.name)
+  const skipped = s.unknown + s.notApplicable
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="toolreg check-tool ${name}" tests="${report.claims.length}" failures="${s.refuted}" errors="${report.errors.length}" ` +
+    `skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n` +
+    `  <testsuite name="toolreg CLM ${name}" tests="${report.claims.length}" failures="${s.refuted}" skipped="${skipped}">\n` +
+    `${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`
+  )
 }

@@ -6,22 +6,34 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 export function toMarkdown(report: CheckToolReport): string {
   const s = report.summary
-  const verdict = report.errors.length > 0 ? 'the tool module failed' : s.refuted > 0 ? 'claims refuted' : s.unknown > 0 ? 'no claim refuted (some unknown)' : 'no claim refuted'
+  const verdict = report.errors.length > 0
+    ? 'the tool module failed'
+    : s.refuted > 0 ? 'claims refuted' : s.unknown > 0 ? 'no claim refuted (some unknown)' : 'no claim refuted'
   const lines = [
     `### toolreg check-tool: ${report.tool.name} — ${verdict}`,
     '',
     `${s.refuted} refuted · ${s.notRefuted} not refuted · ${s.unknown} unknown · ${s.notApplicable} not applicable`,
-    `Module \`${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''}\` · seed \`${report.seed}\` · ${report.runs} runs per claim · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `Module \`${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''}\` · ` +
+      `seed \`${report.seed}\` · ${report.runs} runs per claim · ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
     '| claim | verdict | detail |',
     '|---|---|---|',
   ]
   for (const c of report.claims) {
-    const detail = c.counterexample ? `${c.reason ?? ''} — case \`${JSON.stringify(c.counterexample.case)}\`` : c.status === 'not-refuted' ? `${c.numRuns} cases` : (c.reason ?? '')
+    const detail = c.counterexample
+      ? `${c.reason ?? ''} — case \`${JSON.stringify(c.counterexample.case)}\``
+      : c.status === 'not-refuted' ? `${c.numRuns} cases` : (c.reason ?? '')
     lines.push(`| ${c.id} | ${STATUS_LABEL[c.status]} | ${cell(detail).slice(0, 400)} |`)
   }
   for (const c of report.claims.filter((c) => c.counterexample?.interleaving)) {
-    lines.push('', `<details><summary>${c.id}: the refuting interleaving</summary>`, '', ...c.counterexample!.interleaving!.map((step, i) => `${i + 1}. ${step}`), '', '</details>')
+    lines.push(
+      '',
+      `<details><summary>${c.id}: the refuting interleaving</summary>`,
+      '',
+      ...c.counterexample!.interleaving!.map((step, i) => `${i + 1}. ${step}`),
+      '',
+      '</details>',
+    )
   }
   const files = report.claims.flatMap((c) => (c.counterexample?.file ? [`- ${c.id}: \`${c.counterexample.file}\``] : []))
   if (files.length > 0) lines.push('', '**Saved cases** (replay each):', ...files)

@@ -149,7 +149,10 @@ export class ChildPool {
     // An exit a clause judged earlier left behind (a timer) fails that clause too.
     if (death.exit?.at && death.exit.at.clause !== property.id) this.escapes.push(death.exit)
     if (death.ended.killed === 'budget') return budgetVerdict(property)
-    const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    const died = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    // An escape the child reported before it died (changed globals that kept the case from settling) names the cause.
+    const cause = died.escape ? undefined : this.escapes.find((e) => e.at?.clause === property.id)
+    const verdict: Verdict = cause ? { ...died, escape: cause.kind, ...(died.stage || !cause.stage ? {} : { stage: cause.stage }) } : died
     const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
     if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
     this.stuckOnce ||= stuck

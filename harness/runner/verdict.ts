@@ -5,6 +5,7 @@
  * step reads it back.
  */
 import type { CounterexampleFile } from './counterexample.js'
+import type { EscapeKind } from './watchdog-record.js'
 
 export type VerdictStatus = 'passed' | 'failed' | 'error' | 'untested'
 
@@ -45,6 +46,8 @@ export interface Verdict {
   /** The stage the interpreter entered last, when the clause ended in something the check could not catch. */
   stage?: string
   ended?: ChildEnd
+  /** What escaped the implementation's calls and failed the clause (an uncaught exception, changed globals…). */
+  escape?: EscapeKind
 }
 
 /** What the supervisor knows of a property without importing it: the child describes each one. */

@@ -136,8 +136,11 @@ export class ChildPool {
     const child = await this.readyChild(slot)
     if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
     const examples = await request.examples(property.id)
-    const silenceMs = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
-    const limits = { silenceMs, caseDeadlineMs: CASE_DEADLINE_FACTOR * silenceMs }
+    const allowed = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    // With --command a case may restart the server, whose handshake the child waits for synchronously
+    // (the protocol bounds it, and every reply, itself): that silence is the harness's, not a blocked loop.
+    const silenceMs = this.run.target.command ? Math.max(allowed, HANDSHAKE_SILENCE_MS) : allowed
+    const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
     const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict

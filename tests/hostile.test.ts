@@ -25,7 +25,7 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
     const { expected } = (await import(/* @vite-ignore */ `../${HOSTILE}/${file}`)) as { expected: HostileExpectation }
     const clauses = [...expected.fails, ...expected.passes].flatMap((id) => ['--clause', id])
     const run = await certifyHostile(file, ['--adapter', join(HOSTILE, file), ...clauses, '--runs', '10',
-      '--case-timeout', expected.blocksEventLoop ? '2s' : '10s', ...(expected.args ?? [])], BOUND_MS)
+      '--case-timeout', expected.blocksEventLoop ? '4s' : '10s', ...(expected.args ?? [])], BOUND_MS)
     expectHostile(run, expected)
     const verdict = run.clause
     if (expected.blocksEventLoop && expected.ended?.killed === 'blocked') {

@@ -3,88 +3,58 @@
 // outgrow its heap, hang the preflight — the run ends bounded, never with exit 0, naming the
 // clause and the stage; the time budget leaves a written report. Asserted on exit codes,
 // clause IDs, stages and how the child ended, never on message text.
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { execa } from 'execa'
+import type { HostileExpectation } from '../fixtures/hostile/support.js'
+import type { CertifyReport } from '../harness/report/build-report.js'
 import { describe, expect, test } from 'vitest'
-import type { CertifyReport, ClauseVerdict } from '../harness/report/build-report.js'
-import { assertValidReport } from '../harness/report/validate-report.js'
+import { certifyHostile, expectHostile } from './hostile-run.js'
 
 /** Every run must end within this, whatever the child does (generous: the test machine is shared). */
 const BOUND_MS = 90_000
 
-async function certify(args: string[]) {
-  const dir = await mkdtemp(join(tmpdir(), 'toolreg-child-'))
-  const json = join(dir, 'report.json')
-  const started = Date.now()
-  const run = await execa('node', ['harness/cli/toolreg.mjs', 'certify', '--seed', '1', '--no-corpus', '--json', json, ...args], {
-    reject: false, env: { FORCE_COLOR: '0' }, timeout: BOUND_MS,
-  })
-  const elapsedMs = Date.now() - started
-  console.log(`certify ${args.join(' ')}: exit ${run.exitCode} in ${(elapsedMs / 1000).toFixed(1)} s`)
-  const report = existsSync(json) ? (JSON.parse(await readFile(json, 'utf8')) as CertifyReport) : undefined
-  if (report) assertValidReport(report)
-  const clause = (id: string): ClauseVerdict | undefined => report?.clauses.find((c) => c.id === id)
-  expect(run.timedOut, 'the run ended within its bound').toBe(false)
-  expect(run.stderr).not.toMatch(/internal error/)
-  return { exitCode: run.exitCode, stderr: run.stderr, report, clause, elapsedMs }
-}
+const certify = (args: string[]) => certifyHostile(args.join(' '), args, BOUND_MS)
 
 const hostile = (name: string) => ['--adapter', `fixtures/hostile/${name}.ts`]
 
 describe.concurrent('a child that ends or stalls is that clause\'s failure, never a pass', () => {
-  test('process.exit(0) inside create() on its first scenario call: the clause failed with exit code 0', async () => {
+  test('process.exit(0) inside create() on its first scenario call: the clause failed with exit code 0, before any stage', async () => {
     const run = await certify([...hostile('child-exit-in-create'), '--workers', '1', '--clause', 'PRE-1', '--runs', '10'])
-    expect([1, 2]).toContain(run.exitCode)
-    expect(run.clause('PRE-1')?.status).toBe('failed')
-    expect(run.clause('PRE-1')?.ended).toMatchObject({ exitCode: 0 })
+    expectHostile(run, { exit: 1, fails: ['PRE-1'], stage: null, ended: { exitCode: 0 }, escape: 'process.exit', passes: [] })
   }, BOUND_MS)
 
   test('a timer that calls process.exit(0) later: the clause whose case set it fails; every clause has a verdict', async () => {
     const run = await certify([...hostile('child-exit-from-timer'), '--workers', '1', '--clause', 'PRE-1', '--clause', 'CODE-3'])
-    expect([1, 2]).toContain(run.exitCode)
-    expect(run.clause('PRE-1')?.status).toBe('failed')
+    expectHostile(run, { exit: 1, fails: ['PRE-1'], escape: 'process.exit', passes: [] })
     expect(['passed', 'failed']).toContain(run.clause('CODE-3')?.status)
   }, BOUND_MS)
 
   test('a synchronous infinite loop in a hook: blocked in its pre-execute stage, its family judged from it, the rest goes on', async () => {
     const run = await certify([...hostile('child-sync-loop-in-hook'), '--clause', 'PRE-1', '--clause', 'PRE-2', '--clause', 'CODE-3', '--case-timeout', '2s'])
-    expect(run.exitCode).toBe(1)
-    const blocked = [run.clause('PRE-1'), run.clause('PRE-2')]
-    for (const verdict of blocked) expect(verdict?.status).toBe('failed')
-    expect(blocked.some((v) => v?.ended?.killed === 'blocked')).toBe(true)
-    for (const verdict of blocked) expect(verdict?.stage).toMatch(/^pre#\d+ of c\d+$/)
-    expect(run.clause('CODE-3')?.status).toBe('passed')
+    expectHostile(run, { exit: 1, fails: ['PRE-1', 'PRE-2'], stage: 'pre', escape: null, passes: ['CODE-3'] })
+    expect([run.clause('PRE-1'), run.clause('PRE-2')].some((v) => v?.ended?.killed === 'blocked')).toBe(true)
   }, BOUND_MS)
 
   test('create() that never settles inside a scenario: the case deadline kills the child, the clause failed, the family judged from it', async () => {
     const run = await certify([...hostile('child-create-never-settles'), '--workers', '1', '--clause', 'PRE-1', '--clause', 'PRE-2', '--case-timeout', '1s'])
-    expect(run.exitCode).toBe(1)
-    for (const id of ['PRE-1', 'PRE-2']) expect(run.clause(id)?.status).toBe('failed')
-    expect(run.clause('PRE-1')?.ended).toMatchObject({ killed: 'deadline' })
+    expectHostile(run, { exit: 1, fails: ['PRE-1', 'PRE-2'], ended: { killed: 'deadline' }, escape: null, passes: [] })
   }, BOUND_MS)
 
   test('a heap that outgrows the cap: the clause failed, the child named out of memory', async () => {
     const run = await certify([...hostile('child-heap-grows'), '--max-heap', '64', '--clause', 'PRE-1'])
-    expect(run.exitCode).toBe(1)
-    expect(run.clause('PRE-1')?.status).toBe('failed')
-    expect(run.clause('PRE-1')?.ended).toMatchObject({ outOfMemory: true })
+    expectHostile(run, { exit: 1, fails: ['PRE-1'], ended: { outOfMemory: true }, escape: null, passes: [] })
   }, BOUND_MS)
 })
 
 test('an adapter module that hooks vitest to rewrite verdicts cannot reach them: its fault still fails MODE-2', async () => {
   const run = await certify([...hostile('child-forges-vitest-verdicts'), '--clause', 'MODE-2', '--clause', 'PRE-1', '--runs', '30'])
-  expect(run.exitCode).toBe(1)
-  expect(run.clause('MODE-2')?.status).toBe('failed')
-  expect(run.clause('PRE-1')?.status).toBe('passed')
+  expectHostile(run, { exit: 1, fails: ['MODE-2'], stage: null, escape: null, passes: ['PRE-1'] })
 }, BOUND_MS)
 
 describe.concurrent('loading the adapter and the preflight (create() and dispose() once) run in a child too', () => {
-  test.each(['child-dispose-never-settles', 'child-exit-in-preflight', 'child-loop-at-load'])('%s: exit 2 with one line, bounded', async (name) => {
+  const stopped: HostileExpectation = { exit: 2, fails: [], passes: [] }
+  const beforeAnyClause = ['child-dispose-never-settles', 'child-exit-in-preflight', 'child-loop-at-load']
+  test.each(beforeAnyClause)('%s: exit 2 with one line and a report that judges nothing, bounded', async (name) => {
     const run = await certify([...hostile(name), '--case-timeout', '1s'])
-    expect(run.exitCode).toBe(2)
+    expectHostile(run, stopped)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
   }, BOUND_MS)
 })

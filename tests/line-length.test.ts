@@ -12,7 +12,6 @@ const STILL_LONG: readonly string[] = [
   'harness/report/build-report.ts',
   'harness/watchdog/escapes.ts',
   'harness/watchdog/stall-thread.mjs',
-  'tests/hostile.test.ts',
   'tests/protocol-hostile.test.ts',
 ]
 

@@ -4,7 +4,7 @@
  * their verdicts, and from how they ended, it builds the clause matrix and every report.
  */
 import { existsSync } from 'node:fs'
-import { buildReport, exitCode, type CertifyReport } from '../report/build-report.js'
+import { buildReport, exitCode, stoppedReport, type CertifyReport } from '../report/build-report.js'
 import { mergeReports } from '../report/merge.js'
 import { COVERAGE_DIR, coverageGlobs, readCoverageSummary } from '../report/coverage.js'
 import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-coverage.js'
@@ -46,8 +46,12 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const counterexamples = new Map<string, CounterexampleFile>()
   const rounds: CertifyReport[] = []
   let preflight: Preflight
+  const started = Date.now()
   try {
-    preflight = await pool.preflight()
+    preflight = await pool.preflight().catch(async (error: unknown) => {
+      if (error instanceof AdapterLoadError) await writeStoppedReport(run, options, error.message, Date.now() - started)
+      throw error
+    })
     const selected = selectProperties(run, preflight.properties, preflight.adapter)
     await pool.trim(selected.length)
     pool.startBudget()
@@ -72,6 +76,12 @@ export async function certify(options: CertifyOptions): Promise<number> {
   for (const explained of explainFailures(report, counterexamples, scenarioClauses)) console.log(`\n${explained}`)
   await writeReports(report, options, counterexamples)
   return exitCode(report, run.strict)
+}
+
+/** A run that stops before any clause still leaves a complete report: every clause untested, the error named. */
+async function writeStoppedReport(run: ResolvedRun, targets: ReportTargets, error: string, durationMs: number): Promise<void> {
+  const adapter = run.target.adapterPath ?? run.target.command ?? 'adapter'
+  await writeReports(stoppedReport({ adapter, error, seed: run.seed, runs: run.runs, durationMs, version: TOOLREG_VERSION }), targets, new Map())
 }
 
 type RoundVerdicts = Verdict[] & { started: number; errors: string[] }

@@ -30,7 +30,8 @@ export function deathVerdict(property: PropertyInfo, death: ChildDeath, context:
   const detail = `${exit ? `${exit.detail}; ` : ''}the child process running the implementation ${how} ${where} while checking this clause;`
     + ' the remaining clauses ran in a fresh child'
   const violations: Violation[] = [{ clause: property.id, detail }]
-  return failedBy(property, violations, exit?.at ? counterexampleOf(exit.at, context.adapter, context.seed, violations) : undefined, stage, death)
+  const verdict = failedBy(property, violations, exit?.at ? counterexampleOf(exit.at, context.adapter, context.seed, violations) : undefined, stage, death)
+  return exit ? { ...verdict, escape: exit.kind } : verdict
 }
 
 /**
@@ -86,7 +87,7 @@ export function applyEscapes(verdicts: readonly Verdict[], escapes: readonly Esc
     if (verdict.status === 'failed' || verdict.status === 'untested') continue
     const { error: _replaced, ...rest } = verdict
     const violations = [{ clause: verdict.clause, detail: escape.detail }]
-    out[index] = { ...rest, status: 'failed', violations, ...(escape.stage ? { stage: escape.stage } : {}) }
+    out[index] = { ...rest, status: 'failed', violations, escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}) }
   }
   return { verdicts: out, errors }
 }

@@ -42,6 +42,7 @@ export async function judgeClause(property: ConformanceProperty, adapter: Confor
   if (checked.status === 'passed') return { ...base, status: 'passed', numRuns: checked.numRuns }
   if (checked.status === 'error') return { ...base, status: 'error', error: checked.error }
   const { failure } = checked
+  const cause = escapeBehind([...failure.violations, ...failure.original.violations], supervisor?.escapesOf(property.id) ?? [])
   return {
     ...base,
     status: 'failed',
@@ -49,8 +50,18 @@ export async function judgeClause(property: ConformanceProperty, adapter: Confor
     violations: failure.violations.map(plainViolation),
     originalViolations: failure.original.violations.map(plainViolation),
     counterexample: toFile(property.id, property.title, adapter.name, failure),
+    ...escapeFields(cause),
   }
 }
+
+/** The escape a case's violation was made from (the supervisor turns escapes into violations verbatim). */
+function escapeBehind(violations: readonly Violation[], escapes: readonly Escape[]): Escape | undefined {
+  const details = new Set(violations.map((v) => v.detail))
+  return escapes.find((e) => details.has(e.detail))
+}
+
+const escapeFields = (escape: Escape | undefined): Pick<Verdict, 'escape' | 'stage'> =>
+  escape ? { escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}) } : {}
 
 /** A replayable file for the case something happened in, when the case was kept. */
 export function counterexampleOf(at: RunningCase, adapter: string, seed: number, violations: Violation[]): Verdict['counterexample'] {
@@ -64,5 +75,5 @@ export function counterexampleOf(at: RunningCase, adapter: string, seed: number,
 function escapedVerdict(base: Pick<Verdict, 'clause' | 'level' | 'profile' | 'title'>, escapes: readonly Escape[], adapter: string, seed: number): Verdict {
   const violations = [...new Set(escapes.map((e) => e.detail))].map((detail): Violation => ({ clause: base.clause, detail }))
   const found = escapes.map((e) => (e.at ? counterexampleOf(e.at, adapter, seed, violations) : undefined)).find((file) => file !== undefined)
-  return { ...base, status: 'failed', violations, ...(found ? { counterexample: found } : {}) }
+  return { ...base, status: 'failed', violations, ...(found ? { counterexample: found } : {}), ...escapeFields(escapes[0]) }
 }

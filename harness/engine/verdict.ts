@@ -5,7 +5,7 @@
  * step reads it back.
  */
 import type { CounterexampleFile } from '../store/counterexample.js'
-import type { BlockedRecord, ExitRecord, WhereRecord } from '../watchdog/record.js'
+import type { BlockedRecord, EscapeKind, ExitRecord, WhereRecord } from '../watchdog/record.js'
 
 export type VerdictStatus = 'passed' | 'failed' | 'error' | 'untested'
 
@@ -46,6 +46,8 @@ export interface Verdict {
   /** The stage the interpreter entered last, when the clause ended in something the check could not catch. */
   stage?: string
   ended?: ChildEnd
+  /** What escaped the implementation's calls and failed the clause (an uncaught exception, changed globals…). */
+  escape?: EscapeKind
 }
 
 /** What the supervisor knows of a property without importing it: the child describes each one. */

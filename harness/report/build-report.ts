@@ -7,6 +7,7 @@ import type { ConformanceAdapter } from '../contract/adapter.js'
 import { CLAUSES, type Clause } from '../contract/clauses.js'
 import { formatShard, shardOf, type Shard } from '../engine/shard.js'
 import type { ChildEnd, Verdict } from '../engine/verdict.js'
+import type { EscapeKind } from '../watchdog/record.js'
 import type { CoverageSummary } from './coverage.js'
 import { missingSeam, notApplicableReason } from '../seams.js'
 
@@ -33,6 +34,8 @@ export interface ClauseVerdict {
   stage?: string
   /** How the child process running the implementation ended while it held this clause. */
   ended?: ChildEnd
+  /** What escaped the implementation's calls and failed the clause: an uncaught exception, changed globals… */
+  escape?: EscapeKind
 }
 
 export interface CertifyReport {
@@ -112,6 +115,27 @@ export function buildReport(input: ReportInput): CertifyReport {
   }
 }
 
+/**
+ * The report of a run that stopped before any clause (the adapter did not load, or its preflight
+ * failed): every clause untested, naming why, and the error that makes the run exit 2.
+ */
+export function stoppedReport(input: Pick<ReportInput, 'seed' | 'runs' | 'durationMs' | 'version'> & { adapter: string; error: string }): CertifyReport {
+  const reason = 'not run: the run stopped before any clause (see errors)'
+  const clauses = CLAUSES.map((c): ClauseVerdict => ({ id: c.id, level: c.level, profile: c.profile, status: 'untested', reason }))
+  return {
+    schemaVersion: 1,
+    toolreg: input.version,
+    adapter: { name: input.adapter, profiles: [] },
+    seed: input.seed,
+    runs: input.runs,
+    durationMs: input.durationMs,
+    node: process.version,
+    clauses,
+    summary: { passed: 0, failed: 0, untested: clauses.length, notApplicable: 0 },
+    errors: [input.error],
+  }
+}
+
 function failedRow(base: Pick<ClauseVerdict, 'id' | 'level' | 'profile'>, failed: Verdict): ClauseVerdict {
   const originalReason = failed.originalViolations?.map((v) => v.detail).join('; ')
   const file = failed.counterexampleFile
@@ -124,6 +148,7 @@ function failedRow(base: Pick<ClauseVerdict, 'id' | 'level' | 'profile'>, failed
     ...(failed.numRuns !== undefined ? { numRuns: failed.numRuns } : {}),
     ...(failed.stage ? { stage: failed.stage } : {}),
     ...(failed.ended ? { ended: failed.ended } : {}),
+    ...(failed.escape ? { escape: failed.escape } : {}),
   }
 }
 

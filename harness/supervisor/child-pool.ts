@@ -136,8 +136,11 @@ export class ChildPool {
     const child = await this.readyChild(slot)
     if (isDeath(child)) return this.judgeDeath(property, child, request.seed)
     const examples = await request.examples(property.id)
-    const silenceMs = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
-    const limits = { silenceMs, caseDeadlineMs: CASE_DEADLINE_FACTOR * silenceMs }
+    const allowed = this.stuckOnce ? Math.min(this.run.caseTimeoutMs, REPEAT_SILENCE_MS) : this.run.caseTimeoutMs
+    // With --command a case may restart the server, whose handshake the child waits for synchronously
+    // (the protocol bounds it, and every reply, itself): that silence is the harness's, not a blocked loop.
+    const silenceMs = this.run.target.command ? Math.max(allowed, HANDSHAKE_SILENCE_MS) : allowed
+    const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
     const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
@@ -149,7 +152,10 @@ export class ChildPool {
     // An exit a clause judged earlier left behind (a timer) fails that clause too.
     if (death.exit?.at && death.exit.at.clause !== property.id) this.escapes.push(death.exit)
     if (death.ended.killed === 'budget') return budgetVerdict(property)
-    const verdict = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    const died = deathVerdict(property, death, { adapter: this.adapterName, seed, maxOldSpaceMb: this.run.maxOldSpaceMb })
+    // An escape the child reported before it died (changed globals that kept the case from settling) names the cause.
+    const cause = died.escape ? undefined : this.escapes.find((e) => e.at?.clause === property.id)
+    const verdict: Verdict = cause ? { ...died, escape: cause.kind, ...(died.stage || !cause.stage ? {} : { stage: cause.stage }) } : died
     const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
     if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
     this.stuckOnce ||= stuck

@@ -13,7 +13,8 @@ import { HEARTBEAT_MS, type AdapterIdentity, type ChildInit, type FromChild, typ
 import { jsonSafe } from '../safe/json-safe.js'
 import { judgeClause, propertyInfo } from '../engine/judge-clause.js'
 import { loadAdapter } from '../safe/load-adapter.js'
-import { describeThrown } from '../safe/safe-read.js'
+import { describeThrown, readOnce } from '../safe/safe-read.js'
+import { liveTool } from '../property/sample-tools.js'
 import { infoVerdict, type Verdict } from '../engine/verdict.js'
 import { Supervisor } from '../watchdog/case-supervisor.js'
 
@@ -65,14 +66,50 @@ async function preflight(adapter: ConformanceAdapter): Promise<FromChild> {
     } catch (error) {
       return { type: 'preflight', ok: false, error: `adapter ${adapter.name}: create() threw: ${describeThrown(error)}` }
     }
+    const shared = await sharesState(adapter, registry)
     try {
       await registry.dispose?.()
     } catch (error) {
       return { type: 'preflight', ok: false, error: `adapter ${adapter.name}: dispose() threw: ${describeThrown(error)}` }
     }
+    if (shared) return { type: 'preflight', ok: false, error: `adapter ${adapter.name}: create() must return isolated registries: ${shared}` }
     return { type: 'preflight', ok: true, seamErrors: await seamMismatches(adapter) }
   } finally {
     supervisor.propertyEnded()
+  }
+}
+
+const PROBE = 'toolreg_isolation_probe'
+
+/**
+ * Whether a second registry already runs a tool registered in the first (`create()` handing out
+ * shared state): described, or undefined. What the registries cannot do (no projection, a
+ * refused registration) is left to the clauses.
+ */
+async function sharesState(adapter: ConformanceAdapter, first: RegistryUnderTest): Promise<string | undefined> {
+  let unregister: (() => void) | undefined
+  try {
+    unregister = first.register(liveTool(PROBE))
+  } catch {
+    return undefined
+  }
+  try {
+    const second = await adapter.create({})
+    try {
+      const input = { callId: 'toolreg-isolation-probe', name: PROBE, arguments: {}, signal: new AbortController().signal }
+      const outcome = readOnce(await second.execute(input), []) as { isError?: unknown }
+      return outcome.isError === false ? `a registry from a second create() ran the tool ${PROBE}, registered only in the first` : undefined
+    } finally {
+      await second.dispose?.()
+    }
+  } catch {
+    return undefined
+  } finally {
+    try {
+      unregister()
+    } catch {
+      // the clauses judge unregistering
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Supervision inside the child that runs the implementation for `toolreg certify`: the watchdog
  * (a blocked event loop), the escape traps (uncaught exceptions, unhandled rejections,
- * process.exit) and changed globals, around every case and every property. What happens inside a case becomes a violation
+ * process.exit) and changed globals (looked at as each stage starts, on a timer, and after each
+ * case), around every case and every property. What happens inside a case becomes a violation
  * of the property's clause for that case (so it shrinks and replays like any failure); what
  * surfaces later is still reported against the property when it ends.
  */
@@ -10,18 +11,24 @@ import type { Violation } from '../oracle/judge.js'
 import { listenToStages } from '../scenario/stage-probe.js'
 import type { CaseOutcome, ConformanceProperty } from '../property/property.js'
 import { EscapeTraps } from './escapes.js'
-import { objectPrototypeChanged, revertChangedGlobals } from './globals.js'
+import { globalsChanged, globalsChangedQuick, revertChangedGlobals } from './globals.js'
 import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './record.js'
 import { Watchdog } from './stall-timer.js'
 
 /** Cases longer than this (as JSON) are not kept for the blocked record. */
 const MAX_CASE_JSON = 256 * 1024
+/** How often the globals are looked at while a case runs (a pollution that keeps the case from settling). */
+const GLOBALS_WATCH_MS = 100
+/** Promise as it was before the adapter loaded: a hook that replaces the global cannot stall the case's yield. */
+const NativePromise = Promise
 
 export class Supervisor {
   private readonly watchdog: Watchdog
   private readonly traps: EscapeTraps
   private stage = ''
   private property: RunningCase | undefined
+  /** The case running now, if any. */
+  private running: RunningCase | undefined
   private cases = 0
   /** Cases started in this process, all properties together: the heartbeat carries it, so the supervisor sees a case that never ends. */
   casesStarted = 0
@@ -39,9 +46,25 @@ export class Supervisor {
     this.traps = new EscapeTraps(report, () => this.stage)
     this.traps.install()
     listenToStages((stage) => {
+      // A change seen as the next stage starts was made in the stage before it.
+      if (this.running && globalsChangedQuick()) this.lookAtGlobals(this.stage)
       this.stage = stage
       this.watchdog.stage(stage)
     })
+    setInterval(() => this.lookAtGlobals(this.stage), GLOBALS_WATCH_MS).unref()
+  }
+
+  /** Every escape of this clause so far, those already reported as violations of a case included. */
+  escapesOf(clause: string): Escape[] {
+    return this.traps.escapesOf(clause)
+  }
+
+  /** Changed globals are reverted and recorded against the case running (else the property), in `stage`. */
+  private lookAtGlobals(stage: string): void {
+    const at = this.running ?? this.property
+    if (!at || !globalsChanged()) return
+    const changed = revertChangedGlobals()
+    if (changed) this.traps.add({ kind: 'changed globals', detail: changed, at, ...(stage ? { stage } : {}) })
   }
 
   propertyStarted(property: Pick<ConformanceProperty, 'id' | 'title'>): void {
@@ -60,6 +83,7 @@ export class Supervisor {
     this.casesStarted++
     this.stage = ''
     this.watchdog.caseStarted(running)
+    this.running = running
     let outcome: CaseOutcome = { violations: [] }
     let thrown: { error: unknown } | undefined
     try {
@@ -70,11 +94,9 @@ export class Supervisor {
     // Cases chained on promises alone never let the event loop turn: yield once per case, so the
     // heartbeat measures one case's synchronous stretch, and the rejections it left unhandled
     // (reported once the microtasks drain) and its immediate timers surface within the case.
-    await new Promise<void>((resolve) => setImmediate(resolve))
-    if (objectPrototypeChanged()) {
-      const changed = revertChangedGlobals()
-      if (changed) this.traps.add({ kind: 'changed globals', detail: changed, at: running })
-    }
+    await new NativePromise<void>((resolve) => setImmediate(resolve))
+    this.lookAtGlobals(this.stage)
+    this.running = undefined
     const escaped = this.traps.escapesOf(running)
     if (escaped.length === 0) {
       if (thrown) throw thrown.error

@@ -2,8 +2,10 @@
  * Changed globals (prototype pollution and the like), detected and reverted with
  * @fast-check/poisoning. Its baseline is taken when this module is first imported, so import it
  * before the adapter. The full check walks every global (a few milliseconds), so it runs after
- * each property; between cases only Object.prototype's own keys are counted, and a change there
- * triggers the full check at once, so the case that polluted is the one that fails.
+ * each property; between cases (and on a timer, for a change that leaves the case unable to
+ * settle, such as Object.prototype.then) only a fingerprint of the globals implementations
+ * most often patch is compared (`globalsChanged`), and a change there triggers the full check at
+ * once, so the case that polluted is the one that fails.
  */
 
 // Node defines many globals lazily (AbortController, TextEncoder…): a getter that replaces itself
@@ -21,10 +23,59 @@ const { describeThrown } = await import('../safe/safe-read.js')
 /** Globals the test runner and Node itself may add while the suites run. */
 const RUNTIME_GLOBALS = /^(__vitest|__VITEST|__vite|__coverage__|_|\$|Symbol\(|__toolreg)/
 
-const objectPrototypeKeys = Reflect.ownKeys(Object.prototype).length
+/** Prototypes whose own keys and values are fingerprinted: a key added, removed or replaced. */
+const WATCHED_PROTOTYPES: readonly object[] = [Object.prototype, Array.prototype, Function.prototype, Promise.prototype, String.prototype]
+/** Single globals implementations replace (a seeded random, a frozen clock, an instrumented Promise). */
+const WATCHED_VALUES: readonly (() => unknown)[] = [
+  () => globalThis.Promise, () => Promise.resolve, () => Promise.all, () => Promise.race, () => Math.random, () => Date.now, () => globalThis.Date,
+  () => JSON.stringify, () => JSON.parse, () => Object.keys, () => Object.defineProperty, () => Array.isArray, () => Reflect.ownKeys,
+  () => globalThis.setTimeout, () => globalThis.structuredClone,
+]
 
-/** A cheap look for the most common pollution: a key added to (or removed from) Object.prototype. */
-export const objectPrototypeChanged = (): boolean => Reflect.ownKeys(Object.prototype).length !== objectPrototypeKeys
+function fingerprint(): unknown[] {
+  const seen: unknown[] = []
+  for (const proto of WATCHED_PROTOTYPES) {
+    const keys = Reflect.ownKeys(proto)
+    seen.push(keys.length)
+    for (const key of keys) {
+      const d = Reflect.getOwnPropertyDescriptor(proto, key)
+      seen.push(key, d && ('value' in d ? d.value : d.get))
+    }
+  }
+  for (const read of WATCHED_VALUES) seen.push(read())
+  return seen
+}
+
+const baseline = fingerprint()
+
+/** Fewer reads, for every stage the interpreter enters: key counts, and the identities most often replaced. */
+const QUICK: readonly (() => unknown)[] = [
+  () => Reflect.ownKeys(Object.prototype).length, () => Reflect.ownKeys(Array.prototype).length,
+  ...WATCHED_VALUES,
+  () => Promise.prototype.then, () => Array.prototype.map, () => Array.prototype.forEach, () => Array.prototype.push,
+  () => Array.prototype.includes, () => Array.prototype.filter, () => Object.prototype.hasOwnProperty, () => Object.prototype.toString,
+  () => Function.prototype.call, () => Function.prototype.apply, () => Function.prototype.bind,
+]
+const quickBaseline = QUICK.map((read) => read())
+
+/** A quicker look than `globalsChanged` (a microsecond or so): misses a replaced method outside its list. */
+export function globalsChangedQuick(): boolean {
+  try {
+    return QUICK.some((read, i) => read() !== quickBaseline[i])
+  } catch {
+    return true
+  }
+}
+
+/** A cheap look (a few microseconds) at the globals most often polluted or replaced. */
+export function globalsChanged(): boolean {
+  try {
+    const now = fingerprint()
+    return now.length !== baseline.length || now.some((v, i) => v !== baseline[i])
+  } catch {
+    return true // a trap on a prototype: certainly a change
+  }
+}
 
 /** Reverts any change to the globals and describes it; undefined when nothing changed. */
 export function revertChangedGlobals(): string | undefined {

@@ -36,8 +36,11 @@ export interface BlockedRecord extends RunningCase {
   stage?: string
 }
 
+/** What escaped the implementation's calls; a report row names it (`escape`). */
+export type EscapeKind = 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit'
+
 export interface Escape {
-  kind: 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit'
+  kind: EscapeKind
   detail: string
   /** Where it belongs: the case that scheduled it, else the property running; none = the harness's. */
   at?: RunningCase

@@ -18,7 +18,13 @@ const opened: RemoteAdapter[] = []
 afterAll(() => opened.forEach((a) => a.close()))
 
 /** Certifies `clauses` in order against a hostile server; each verdict as one line. */
-async function certify(server: string, clauses: string[], replyTimeoutMs?: number): Promise<{ verdicts: Record<string, PropertyVerdict>; ms: number; starts: number }> {
+interface ServerRun {
+  verdicts: Record<string, PropertyVerdict>
+  ms: number
+  starts: number
+}
+
+async function certify(server: string, clauses: string[], replyTimeoutMs?: number): Promise<ServerRun> {
   const started = Date.now()
   const adapter = connectRemote({ command: `node --import tsx fixtures/hostile/server-${server}.ts`, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
   opened.push(adapter)
@@ -77,7 +83,8 @@ describe('certifying a hostile protocol server (--command)', () => {
 
 describe('message schemas', () => {
   it('accept what the protocol sends and name what is wrong in what it must not', () => {
-    expect(validateMessage({ type: 'call', id: 3, fn: 7, args: [1, { $: 'undefined' }, { $: 'object', id: 2, props: [{ key: 'x', value: null }], integrity: 'frozen' }] })).toBeUndefined()
+    const frozenObject = { $: 'object', id: 2, props: [{ key: 'x', value: null }], integrity: 'frozen' }
+    expect(validateMessage({ type: 'call', id: 3, fn: 7, args: [1, { $: 'undefined' }, frozenObject] })).toBeUndefined()
     expect(validateMessage({ type: 'call', id: 3, args: [] })).toMatch(/fn/)
     expect(validateMessage({ type: 'reply', id: 1, value: { $: 'bogus' } })).toBeDefined()
     expect(validateMessage({ type: 'yield' })).toBeUndefined()

@@ -12,6 +12,8 @@ import type { CoverageSummary } from './coverage.js'
 import { missingSeam, notApplicableReason } from '../seams.js'
 
 /** The reason of a clause that another shard judges (merging replaces it with that verdict). */
+
+const CLAIM_REASON = 'a claim a tool makes: checked by `toolreg check-tool`, not by registry certification'
 export const OTHER_SHARD = 'in another shard'
 
 export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
@@ -76,13 +78,15 @@ export function buildReport(input: ReportInput): CertifyReport {
   const errors = [...input.unhandled]
   const clauses = CLAUSES.map((clause): ClauseVerdict => {
     const base = { id: clause.id, level: clause.level, profile: clause.profile }
-    if (clause.level === 'claim') return { ...base, status: 'untested', reason: 'a claim a tool makes: checked by `toolreg check-tool`, not by registry certification' }
+    if (clause.level === 'claim') return { ...base, status: 'untested', reason: CLAIM_REASON }
     if (!profiles.has(clause.profile)) return { ...base, status: 'not-applicable', reason: `the adapter does not declare the "${clause.profile}" profile` }
     const seam = missingSeam(clause.id, input.adapter)
     if (seam) return { ...base, status: 'not-applicable', reason: notApplicableReason(seam) }
     if (!input.properties.some((p) => p.id === clause.id)) return { ...base, status: 'untested', reason: 'no property covers this clause yet' }
     if (input.selected.length > 0 && !input.selected.includes(clause.id)) return { ...base, status: 'untested', reason: 'not selected (--clause)' }
-    if (input.shard && !shardOf(input.properties, input.shard).has(clause.id)) return { ...base, status: 'untested', reason: `${OTHER_SHARD} (this is shard ${formatShard(input.shard)})` }
+    if (input.shard && !shardOf(input.properties, input.shard).has(clause.id)) {
+      return { ...base, status: 'untested', reason: `${OTHER_SHARD} (this is shard ${formatShard(input.shard)})` }
+    }
     const results = input.results.filter((r) => r.clause === clause.id)
     if (results.length === 0) return { ...base, status: 'untested', reason: 'its property did not run' }
     const failed = results.find((r) => r.status === 'failed')
@@ -102,7 +106,12 @@ export function buildReport(input: ReportInput): CertifyReport {
   return {
     schemaVersion: 1,
     toolreg: input.version,
-    adapter: { name: input.adapter.name, ...(input.adapter.version ? { version: input.adapter.version } : {}), profiles: [...input.adapter.profiles], ...(input.adapter.seams ? { seams: [...input.adapter.seams] } : {}) },
+    adapter: {
+      name: input.adapter.name,
+      ...(input.adapter.version ? { version: input.adapter.version } : {}),
+      profiles: [...input.adapter.profiles],
+      ...(input.adapter.seams ? { seams: [...input.adapter.seams] } : {}),
+    },
     seed: input.seed,
     runs: input.runs,
     durationMs: input.durationMs,

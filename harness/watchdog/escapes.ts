@@ -25,8 +25,10 @@ export class EscapeTraps {
   private realExit: typeof process.exit = process.exit
 
   install(): void {
-    process.on('uncaughtException', (error) => this.record('uncaught exception', `an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer): ${describeThrown(error)}`))
-    process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `an unhandled rejection escaped the implementation (a promise nobody awaited): ${describeThrown(reason)}`))
+    const uncaught = 'an uncaught exception escaped the implementation (thrown outside any call, e.g. from a timer)'
+    process.on('uncaughtException', (error) => this.record('uncaught exception', `${uncaught}: ${describeThrown(error)}`))
+    const unhandled = 'an unhandled rejection escaped the implementation (a promise nobody awaited)'
+    process.on('unhandledRejection', (reason) => this.record('unhandled rejection', `${unhandled}: ${describeThrown(reason)}`))
     const exit = (this.realExit = process.exit)
     process.exit = ((code?: number | string | null) => {
       this.record('process.exit', `the implementation called process.exit(${code ?? ''}) in stage ${this.stageNow() || 'before any stage'}`)

@@ -54,6 +54,7 @@ setInterval(() => {
   reported = true
   if (!kill) return
   // Straight to file descriptor 2: the blocked thread would never flush process.stderr.
-  writeSync(2, `toolreg watchdog: event loop blocked for over ${Math.round((now - beatSeenAt) / 1000)} s${running ? ` in ${running.clause}` : ''}${stage ? `, stage ${stage}` : ''}; killing process ${process.pid}\n`)
+  const where = `${running ? ` in ${running.clause}` : ''}${stage ? `, stage ${stage}` : ''}`
+  writeSync(2, `toolreg watchdog: event loop blocked for over ${Math.round((now - beatSeenAt) / 1000)} s${where}; killing process ${process.pid}\n`)
   process.kill(process.pid, 'SIGKILL')
 }, tickMs)

@@ -1,9 +1,20 @@
 /** APR: approval (ask). */
 import fc from 'fast-check'
-import { approval, approvalOutcome, guard, postListener, preListener, timing } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import {
+  approval,
+  approvalOutcome,
+  guard,
+  postListener,
+  preListener,
+  quiet,
+  scenario,
+  timing,
+  type ApprovalSpec,
+  type DecisionSpec,
+  type PreSpec,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { ApprovalSpec, DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
 
 const asking: fc.Arbitrary<PreSpec[]> = fc
   .tuple(

@@ -1,11 +1,17 @@
 /** CAN: cancellation is cooperative and quiescent. */
 import fc from 'fast-check'
-import { preListener } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
-import { poisoned } from '../harness/arbitraries/values.js'
+import {
+  poisoned,
+  preListener,
+  quiet,
+  scenario,
+  tool,
+  type DecisionSpec,
+  type ToolSpec,
+  type ValueDesc,
+  type WrapperSpec,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { DecisionSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
 /** Gates that let the call through, each pausing at a scheduler point where the abort can land. */
 const passing = fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'returns', value: { kind: 'allow' } })

@@ -1,15 +1,12 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { defaults, scenario } from '../harness/arbitraries/scenario.js'
+import { buildValue, defaults, poisoned, scenario, type Scenario } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import type { JsonValue, ToolExecutionResult } from '../harness/contract/spec.js'
 import { withDirect } from './with-direct.js'
-import { poisoned } from '../harness/arbitraries/values.js'
-import { buildValue } from '../harness/scenario/values.js'
-import type { Scenario } from '../harness/scenario/types.js'
 
 
 const codeMode = fc.constant('code' as const)

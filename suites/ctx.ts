@@ -1,14 +1,23 @@
 /** CTX: deferContext and concludeTurn. */
 import fc from 'fast-check'
-import { postListener } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { bodyStep, succeedingTool, tool, withNested } from '../harness/arbitraries/tools.js'
-import { contextDesc } from '../harness/arbitraries/values.js'
+import {
+  bodyStep,
+  contextDesc,
+  postListener,
+  quiet,
+  scenario,
+  succeedingTool,
+  tool,
+  validOutput,
+  withNested,
+  type BodyStep,
+  type DecisionSpec,
+  type PostSpec,
+  type ToolSpec,
+} from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import type { BodyStep, DecisionSpec, PostSpec, ToolSpec } from '../harness/scenario/types.js'
-import { validOutput } from '../harness/arbitraries/outputs.js'
 import type { JsonValue } from '../harness/contract/spec.js'
 
 const deferring = tool().chain((t) =>

@@ -1,16 +1,10 @@
 /** DEF: the definition and its three layers. */
 import fc from 'fast-check'
-import { PARAMETER_SCHEMAS } from '../harness/arbitraries/outputs.js'
-import { scenario } from '../harness/arbitraries/scenario.js'
-import { schemaArbitrary } from '../harness/arbitraries/schema-arbitrary.js'
-import { tool, toolName } from '../harness/arbitraries/tools.js'
-import { poisoned } from '../harness/arbitraries/values.js'
-import { buildValue } from '../harness/scenario/values.js'
+import { PARAMETER_SCHEMAS, buildValue, poisoned, scenario, schemaArbitrary, tool, toolName, type ValueDesc } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
-import type { ValueDesc } from '../harness/scenario/types.js'
 
 type Flaw =
   | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'

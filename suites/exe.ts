@@ -1,11 +1,18 @@
 /** EXE: tools/execute, the around-wrapper. */
 import fc from 'fast-check'
-import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import { postListener, wrapper } from '../harness/arbitraries/hooks.js'
-import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import {
+  ANY_SCHEMA,
+  defaults,
+  postListener,
+  quiet,
+  scenario,
+  succeedingTool,
+  tool,
+  wrapper,
+  type ToolSpec,
+  type WrapperSpec,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { ToolSpec, WrapperSpec } from '../harness/scenario/types.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'

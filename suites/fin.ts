@@ -1,16 +1,28 @@
 /** FIN: finalizeContent, the tool's last mile. */
 import fc from 'fast-check'
-import { finalizer, oddFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
-import { guard, postListener, preDecision, preListener, wrapper } from '../harness/arbitraries/hooks.js'
-import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
+import {
+  ANY_SCHEMA,
+  contentDesc,
+  defaults,
+  finalizer,
+  guard,
+  isContent,
+  oddFinalizer,
+  postListener,
+  preDecision,
+  preListener,
+  quiet,
+  scenario,
+  succeedingTool,
+  tool,
+  wrapper,
+  type FinalizeSpec,
+  type ToolSpec,
+} from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import type { FinalizeSpec, ToolSpec } from '../harness/scenario/types.js'
-import { contentDesc } from '../harness/arbitraries/values.js'
-import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
 import type { JsonValue } from '../harness/contract/spec.js'
-import { isContent } from '../harness/oracle/predict.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   fc.uniqueArray(

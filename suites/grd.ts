@@ -1,12 +1,8 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
-import { guard, preDecision, preListener } from '../harness/arbitraries/hooks.js'
-import { scenario } from '../harness/arbitraries/scenario.js'
+import { guard, preDecision, preListener, runScenario, scenario, type Scenario, type Trace } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
-import { runScenario } from '../harness/scenario/interpret.js'
-import type { Trace } from '../harness/scenario/trace.js'
-import type { Scenario } from '../harness/scenario/types.js'
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 

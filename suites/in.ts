@@ -1,15 +1,35 @@
 /** IN: materializing the call. */
 import fc from 'fast-check'
-import { approval, guard, observer, postListener, preDecision, preListener, timing, wrapper } from '../harness/arbitraries/hooks.js'
-import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { thrown, tool } from '../harness/arbitraries/tools.js'
-import { jsonValue, poisoned } from '../harness/arbitraries/values.js'
+import {
+  approval,
+  defaults,
+  guard,
+  jsonValue,
+  observer,
+  poisoned,
+  postListener,
+  preDecision,
+  preListener,
+  quiet,
+  scenario,
+  thrown,
+  timing,
+  tool,
+  wrapper,
+  type ApprovalSpec,
+  type CallSpec,
+  type DecisionSpec,
+  type GuardSpec,
+  type PostSpec,
+  type ToolSpec,
+  type ValueDesc,
+  type WrapperSpec,
+} from '../harness/property/vocabulary.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 import type { ToolExecution } from '../harness/contract/spec.js'
-import type { ApprovalSpec, CallSpec, DecisionSpec, GuardSpec, PostSpec, ToolSpec, ValueDesc, WrapperSpec } from '../harness/scenario/types.js'
 
 const wellTypedArgs = fc.oneof(
   { weight: 2, arbitrary: fc.dictionary(fc.constantFrom('path', 'n'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },

@@ -1,12 +1,24 @@
 /** META: nothing non-serialisable is published. */
 import fc from 'fast-check'
-import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import { madeUpNonLosslessMeta, postListener } from '../harness/arbitraries/hooks.js'
-import { defaults, quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { smugglingFinalizer, succeedingTool, tool } from '../harness/arbitraries/tools.js'
-import { contentDesc, contextDesc, poisoned, unserialisable } from '../harness/arbitraries/values.js'
+import {
+  ANY_SCHEMA,
+  contentDesc,
+  contextDesc,
+  defaults,
+  madeUpNonLosslessMeta,
+  poisoned,
+  postListener,
+  quiet,
+  scenario,
+  smugglingFinalizer,
+  succeedingTool,
+  tool,
+  unserialisable,
+  type DecisionSpec,
+  type ToolSpec,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { DecisionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 
 /** A tool that smuggles an unserialisable value through one of its channels. */
 /** Lossless JSON that is still not a user message (META-1 publishes only well-shaped contexts). */

@@ -1,12 +1,10 @@
 /** MODE: concurrency classification, exclusive by default. */
 import fc from 'fast-check'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { quiet, scenario, tool, type CallSpec, type ToolSpec } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
-import type { CallSpec, ToolSpec } from '../harness/scenario/types.js'
 
 const safeTools = fc.uniqueArray(
   tool({ scoped: true, define: true }).map((t): ToolSpec => ({ ...t, classifier: { kind: 'returns', value: true } })),

@@ -1,11 +1,21 @@
 /** OUT: the canonical output. */
 import fc from 'fast-check'
-import { ANY_SCHEMA, invalidOutput } from '../harness/arbitraries/outputs.js'
-import { timing } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { mutatingRender, projection, tool, withNested } from '../harness/arbitraries/tools.js'
+import {
+  ANY_SCHEMA,
+  invalidOutput,
+  mutatingRender,
+  projection,
+  quiet,
+  scenario,
+  timing,
+  tool,
+  withNested,
+  type DecisionSpec,
+  type ProjectionSpec,
+  type ToolSpec,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { DecisionSpec, ProjectionSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'

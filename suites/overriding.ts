@@ -5,11 +5,9 @@
  * checks drive a registry directly; suites join them to their judged property (with-direct.ts).
  */
 import fc from 'fast-check'
-import { malformedPre } from '../harness/arbitraries/hooks.js'
+import { buildValue, malformedPre, type ValueDesc } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { buildValue } from '../harness/scenario/values.js'
-import type { ValueDesc } from '../harness/scenario/types.js'
 
 type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
 

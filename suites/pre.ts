@@ -1,9 +1,19 @@
 /** PRE: tools/pre-execute, a tri-state waterfall. */
 import fc from 'fast-check'
-import { malformedPre, postListener, preDecision, preListener, wellFormedPre, wrapper } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
+import {
+  malformedPre,
+  postListener,
+  preDecision,
+  preListener,
+  quiet,
+  scenario,
+  wellFormedPre,
+  wrapper,
+  type DecisionSpec,
+  type PreSpec,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { DecisionSpec, PreSpec, ValueDesc } from '../harness/scenario/types.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { withDirect } from './with-direct.js'
 

@@ -1,16 +1,26 @@
 /** PST: tools/post-execute. */
 import fc from 'fast-check'
-import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import { postListener, preListener } from '../harness/arbitraries/hooks.js'
-import { resurrectingWrites } from '../harness/arbitraries/attacks.js'
-import { validOutput } from '../harness/arbitraries/outputs.js'
-import { contentDesc, contextDesc } from '../harness/arbitraries/values.js'
-import { isLosslessDesc, jsonOf } from '../harness/scenario/values.js'
-import { isContent as isValidContent } from '../harness/oracle/predict.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { succeedingTool, tool } from '../harness/arbitraries/tools.js'
+import {
+  ANY_SCHEMA,
+  contentDesc,
+  contextDesc,
+  isContent as isValidContent,
+  isLosslessDesc,
+  jsonOf,
+  postListener,
+  preListener,
+  quiet,
+  resurrectingWrites,
+  scenario,
+  succeedingTool,
+  tool,
+  validOutput,
+  type DecisionSpec,
+  type PostSpec,
+  type ToolSpec,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { DecisionSpec, PostSpec, ToolSpec, ValueDesc } from '../harness/scenario/types.js'
 import { postOverridden } from './overriding.js'
 import { withDirect } from './with-direct.js'
 

@@ -1,9 +1,6 @@
 /** RES: tools/result, the authoritative result. */
 import fc from 'fast-check'
-import { observer, postListener } from '../harness/arbitraries/hooks.js'
-import { succeedingTool } from '../harness/arbitraries/tools.js'
-import type { PostSpec, ToolSpec } from '../harness/scenario/types.js'
-import { scenario } from '../harness/arbitraries/scenario.js'
+import { observer, postListener, scenario, succeedingTool, type PostSpec, type ToolSpec } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 
 const observers = fc.array(observer, { minLength: 1, maxLength: 3 })

@@ -1,13 +1,18 @@
 /** SCH: what the model sees. */
 import fc from 'fast-check'
-import { extraField, toolName } from '../harness/arbitraries/tools.js'
-import { jsonValue } from '../harness/arbitraries/values.js'
+import {
+  buildValue,
+  extraField,
+  jsonValue,
+  losslessText,
+  readOnce,
+  safeJson,
+  toolName,
+  type ExtraField,
+  type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { buildValue } from '../harness/scenario/values.js'
-import { safeJson } from '../harness/scenario/inspect.js'
-import { losslessText, readOnce } from '../harness/safe/safe-read.js'
-import type { ExtraField, ValueDesc } from '../harness/scenario/types.js'
 import type { RegistryUnderTest, ToolDefinition } from '../harness/contract/adapter.js'
 
 const HOST_FIELDS = ['execute', 'output', 'finalizeContent', 'timeoutMs', 'isConcurrencySafe', 'presentCall', 'presentResult']

@@ -1,11 +1,7 @@
 /** SCP: scopes. */
 import fc from 'fast-check'
-import { ANY_SCHEMA } from '../harness/arbitraries/outputs.js'
-import { guard } from '../harness/arbitraries/hooks.js'
-import { quiet, scenario } from '../harness/arbitraries/scenario.js'
-import { tool } from '../harness/arbitraries/tools.js'
+import { ANY_SCHEMA, guard, quiet, scenario, tool, type ToolSpec } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import type { ToolSpec } from '../harness/scenario/types.js'
 
 /** The same name registered globally and for one agent, so shadowing decides which body runs. */
 const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).map(([global, own, agent]): ToolSpec[] => [

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import type { ConformanceProperty } from '../harness/property/property.js'
 import { SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
-import type { Scenario } from '../harness/scenario/types.js'
+import { type Scenario } from '../harness/property/vocabulary.js'
 
 export type EitherCase<D> = Scenario | { direct: D }
 

@@ -94,6 +94,13 @@ describe('the floors', () => {
     expect(Object.keys(KNOWN_UPWARD_IMPORTS).filter((entry) => !upward.has(entry))).toEqual([])
   })
 
+  it('let suites/ import no harness code but the contract and the property language', () => {
+    const suites = [...graph.entries()].filter(([file]) => file.startsWith('suites/'))
+    const reached = suites.flatMap(([file, imports]) => imports.map((target) => `${file} -> ${target}`))
+    const outside = reached.filter((line) => /-> harness\//.test(line) && !/-> harness\/(contract|property)\//.test(line))
+    expect(outside).toEqual([])
+  })
+
   it('find an upward import where there is one', () => {
     const floors = [
       { floor: 'ground', paths: ['a/'] },

@@ -54,7 +54,7 @@ setInterval(() => {
   reported = true
   if (!kill) return
   // Straight to file descriptor 2: the blocked thread would never flush process.stderr.
-  const where = `${running ? ` in ${running.clause}` : ''}${stage ? `, stage ${stage}` : ''}`
-  writeSync(2, `toolreg watchdog: event loop blocked for over ${Math.round((now - beatSeenAt) / 1000)} s${where}; killing process ${process.pid}\n`)
+  const inClause = `${running ? ` in ${running.clause}` : ''}${stage ? `, stage ${stage}` : ''}`
+  writeSync(2, `toolreg watchdog: event loop blocked for over ${Math.round((now - beatSeenAt) / 1000)} s${inClause}; killing process ${process.pid}\n`)
   process.kill(process.pid, 'SIGKILL')
 }, tickMs)

@@ -1,0 +1,61 @@
+/**
+ * The vocabulary the suites write properties in, gathered in one place: generators of tools, hooks,
+ * values and scenarios, the scenario shapes, and the few readers a custom property needs. Beside
+ * the property constructors of this folder it is the only harness code `suites/` imports
+ * (tests/no-upward-imports.test.ts).
+ */
+export { resurrectingWrites } from '../arbitraries/attacks.js'
+export {
+  approval,
+  approvalOutcome,
+  guard,
+  madeUpNonLosslessMeta,
+  malformedPre,
+  observer,
+  postListener,
+  preDecision,
+  preListener,
+  timing,
+  wellFormedPre,
+  wrapper,
+} from '../arbitraries/hooks.js'
+export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidOutput, validOutput } from '../arbitraries/outputs.js'
+export { defaults, quiet, scenario } from '../arbitraries/scenario.js'
+export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
+export {
+  bodyStep,
+  extraField,
+  finalizer,
+  mutatingRender,
+  oddFinalizer,
+  projection,
+  smugglingFinalizer,
+  succeedingTool,
+  thrown,
+  tool,
+  toolName,
+  withNested,
+} from '../arbitraries/tools.js'
+export { contentDesc, contextDesc, jsonValue, poisoned, unserialisable } from '../arbitraries/values.js'
+export { isContent } from '../oracle/predict.js'
+export { losslessText, readOnce } from '../safe/safe-read.js'
+export { safeJson } from '../scenario/inspect.js'
+export { runScenario } from '../scenario/interpret.js'
+export type { Trace } from '../scenario/trace.js'
+export type {
+  ApprovalSpec,
+  BodyStep,
+  CallSpec,
+  DecisionSpec,
+  ExtraField,
+  FinalizeSpec,
+  GuardSpec,
+  PostSpec,
+  PreSpec,
+  ProjectionSpec,
+  Scenario,
+  ToolSpec,
+  ValueDesc,
+  WrapperSpec,
+} from '../scenario/types.js'
+export { buildValue, isLosslessDesc, jsonOf } from '../scenario/values.js'

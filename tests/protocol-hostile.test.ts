@@ -68,8 +68,8 @@ describe.concurrent('hostile protocol servers, checked clause by clause', () => 
 const BOUND_MS = 150_000
 const server = (name: string) => ['--command', `node --import tsx fixtures/hostile/server-${name}.ts`]
 
-// One at a time: each run starts a child and servers of its own, and the machine running the tests is shared.
-describe('certifying a hostile protocol server (--command)', () => {
+// Side by side: each run mostly waits on a dead or silent server, so four at once cost little more than one.
+describe.concurrent('certifying a hostile protocol server (--command)', () => {
   it.each<[string, string[], HostileExpectation, Record<string, string>]>([
     ['garbage-stdout', ['--clause', 'SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, {}],
     ['exit-mid-call', ['--clause', 'SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, {}],

@@ -106,20 +106,13 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
   )
 }
 
-function assemble(
-  parts: {
-    tools: ToolSpec[]
-    pre: PreSpec[]
-    guards: GuardSpec[]
-    wrappers: WrapperSpec[]
-    post: PostSpec[]
-    observers: ObserverSpec[]
-    approval: ApprovalSpec | undefined
-    mode: Scenario['config']['mode']
-  },
-  callList: CallSpec[],
-  shape: ScenarioShape,
-): Scenario {
+/** The generated parts of a scenario: its tools and hooks as the scenario holds them, and its config choices. */
+type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers'> & {
+  approval: ApprovalSpec | undefined
+  mode: Scenario['config']['mode']
+}
+
+function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioShape): Scenario {
   const config: Scenario['config'] = {}
   if (parts.mode) config.mode = parts.mode
   if (parts.approval) config.approval = parts.approval

@@ -49,18 +49,26 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
   let harnessError: unknown
   const refused: string[] = []
   let judgedCases = 0
+  // After an adapter or harness error the clause has no verdict to find: shrinking would only
+  // restart a dying implementation once per candidate, so every later case passes unrun.
+  let stopped = false
   const mismatch = mismatchFor(property.id, await seamProblems(adapter))
   if (mismatch) return { status: 'error', error: mismatch }
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
+    if (stopped) return true
     const run = () => property.run(adapter, testCase, scheduler)
     let outcome: CaseOutcome
     try {
       outcome = await (options.supervise ? options.supervise(testCase, run) : run())
     } catch (error) {
       harnessError ??= error
+      stopped = true
       throw error
     }
-    if (outcome.adapterError) throw new AdapterError(outcome.adapterError)
+    if (outcome.adapterError) {
+      stopped = true
+      throw new AdapterError(outcome.adapterError)
+    }
     // A refused registration costs only its own case (SPEC.md "Output schemas").
     if (outcome.refused) return void refused.push(outcome.refused)
     judgedCases++

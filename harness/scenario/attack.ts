@@ -20,10 +20,15 @@ export function applyWrites(target: unknown, writes: readonly AttackWrite[], con
     const holder = walk(target, segments)
     if (typeof holder !== 'object' || holder === null) continue
     const before = read(holder, last)
+    // A refused write throws a TypeError; its stack would cost more than the whole write.
+    const stackTraceLimit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     try {
       attempt(holder as Record<string, unknown>, last, write, context, before.value)
     } catch {
       // Refusing the write (a frozen object in strict mode) is one of the allowed answers.
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit
     }
     const after = read(holder, last)
     if (after.threw || after.has !== before.has || !Object.is(after.value, before.value)) changed.push(write.path)

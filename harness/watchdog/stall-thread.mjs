@@ -9,9 +9,14 @@ import { rmSync, writeFileSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 
 const { shared, blockedFile, stageFile, blockedAfterMs, tickMs, kill } = workerData
-const header = new Int32Array(shared, 0, 2)
-const stageBytes = new Uint8Array(shared, 8)
-let running
+// The layout stall-timer.ts writes: heartbeat, stage length, case number, case length; the stage; the case.
+const HEADER_BYTES = 16
+const STAGE_BYTES = 512
+const header = new Int32Array(shared, 0, HEADER_BYTES / 4)
+const stageBytes = new Uint8Array(shared, HEADER_BYTES, STAGE_BYTES)
+const caseBytes = new Uint8Array(shared, HEADER_BYTES + STAGE_BYTES)
+/** The property running (clause and title), as the main thread last posted it. */
+let property
 let lastBeat = -1
 let beatSeenAt = Date.now()
 let reported = false
@@ -19,7 +24,7 @@ let lastWhere = ''
 const parent = process.ppid
 
 parentPort.on('message', (message) => {
-  running = message
+  property = message
 })
 
 const stageNow = () => {
@@ -27,10 +32,20 @@ const stageNow = () => {
   return stageLength > 0 ? new TextDecoder().decode(stageBytes.slice(0, stageLength)) : undefined
 }
 
+/** The property, and the case it is on: its number, and its JSON when the main thread kept it. */
+const runningNow = (withCase) => {
+  if (!property) return undefined
+  const caseNumber = Atomics.load(header, 2)
+  const caseLength = Atomics.load(header, 3)
+  const text = withCase && caseLength > 0 ? new TextDecoder().decode(caseBytes.slice(0, caseLength)) : undefined
+  return { ...property, ...(caseNumber > 0 ? { caseNumber } : {}), ...(text ? { case: text } : {}) }
+}
+
 setInterval(() => {
   // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself.
   if (!kill && process.ppid !== parent) process.kill(process.pid, 'SIGKILL')
   const stage = stageNow()
+  const running = runningNow(false)
   const where = JSON.stringify({ clause: running?.clause, title: running?.title, caseNumber: running?.caseNumber, ...(stage ? { stage } : {}) })
   if (stageFile && where !== lastWhere) {
     lastWhere = where
@@ -50,7 +65,7 @@ setInterval(() => {
     return
   }
   if (reported || now - beatSeenAt < blockedAfterMs) return
-  writeFileSync(blockedFile, JSON.stringify({ ...running, blockedMs: now - beatSeenAt, ...(stage ? { stage } : {}) }))
+  writeFileSync(blockedFile, JSON.stringify({ ...runningNow(true), blockedMs: now - beatSeenAt, ...(stage ? { stage } : {}) }))
   reported = true
   if (!kill) return
   // Straight to file descriptor 2: the blocked thread would never flush process.stderr.

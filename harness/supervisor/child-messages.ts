@@ -9,7 +9,7 @@ import type { CorpusCase } from '../store/corpus.js'
 import type { PropertyInfo, Verdict } from '../engine/verdict.js'
 import type { Escape } from '../watchdog/record.js'
 
-/** How a child is started: its one command-line argument, as JSON. */
+/** What a child is told first (`init`): it may have been started before the run was resolved (early-child.mjs). */
 export interface ChildInit {
   target: { adapterPath?: string; command?: string; validateProtocol: boolean }
   /** Where the watchdog files go (one folder per child). */
@@ -26,6 +26,8 @@ export interface AdapterIdentity {
 }
 
 export type ToChild =
+  /** The first message: what to load and where the watchdog writes. Answered with `ready` or `load-error`. */
+  | { type: 'init'; init: ChildInit }
   /** create() and dispose() once, and the seam check: answered with `preflight`. */
   | { type: 'preflight' }
   /** Check one clause: answered with `started`, then `verdict`. */

@@ -18,7 +18,18 @@ import { liveTool } from '../property/sample-tools.js'
 import { infoVerdict, type Verdict } from '../engine/verdict.js'
 import { Supervisor } from '../watchdog/case-supervisor.js'
 
-const init = JSON.parse(process.argv[2] ?? '{}') as ChildInit
+// Started before the run was resolved, perhaps (early-child.mjs): the run comes as the first message.
+const exitBeforeInit = () => process.exit(0)
+process.once('disconnect', exitBeforeInit)
+const init = await new Promise<ChildInit>((resolve) => {
+  const first = (message: ToChild) => {
+    if (message.type !== 'init') return
+    process.off('message', first)
+    resolve(message.init)
+  }
+  process.on('message', first)
+})
+process.off('disconnect', exitBeforeInit)
 
 function send(message: FromChild): void {
   if (!process.connected) return
@@ -130,6 +141,7 @@ if (adapter) {
   let turn = Promise.resolve()
   process.on('message', (message: ToChild) => {
     turn = turn.then(async () => {
+      if (message.type === 'init') return
       if (message.type === 'preflight') send(await preflight(adapter))
       else if (message.type === 'run') send({ type: 'verdict', verdict: await check(adapter, message) })
       else {

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
+import { takeEarly } from './early-child.mjs'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
 export type { ChildDeath } from '../engine/verdict.js'
 import { readBlocked, readExit, readWhere, type BlockedRecord, type Escape, type ExitRecord, type WhereRecord } from '../watchdog/record.js'
@@ -65,11 +66,9 @@ export class SupervisedChild {
 
   constructor(private readonly settings: ChildSettings) {
     const init: ChildInit = { target: settings.target, stateDir: this.stateDir, stallReportMs: settings.stallReportMs }
-    this.process = fork(ENTRY, [JSON.stringify(init)], {
-      execArgv: [`--max-old-space-size=${settings.maxOldSpaceMb}`],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    })
+    const execArgv = [`--max-old-space-size=${settings.maxOldSpaceMb}`]
+    this.process = takeEarly(execArgv) ?? fork(ENTRY, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' })
+    this.process.send({ type: 'init', init } satisfies ToChild, (error) => error && this.process.kill('SIGKILL'))
     this.process.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL)
       if (process.env.TOOLREG_CHILD_STDERR) process.stderr.write(chunk)

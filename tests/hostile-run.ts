@@ -46,7 +46,7 @@ export async function certifyHostile(label: string, args: string[], boundMs: num
 
 /** The run shows what `expected` says, in report data. */
 export function expectHostile(run: HostileRun, expected: HostileExpectation): void {
-  expect(run.exitCode, 'the exit code').toBe(expected.exit)
+  expect(run.exitCode, `the exit code (stderr: ${run.stderr.slice(-600)})`).toBe(expected.exit)
   expect(run.report, 'a report was written').toBeDefined()
   for (const id of expected.broken ?? []) {
     expect(run.clause(id)?.status, `${id} has no verdict: the adapter failed there`).toBe('untested')

@@ -10,7 +10,14 @@ const safeTools = fc.uniqueArray(
   tool({ scoped: true, define: true }).map((t): ToolSpec => ({ ...t, classifier: { kind: 'returns', value: true } })),
   { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
 )
-const anyTools = fc.uniqueArray(tool({ scoped: true, define: true }), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
+/**
+ * A defineTool tool hands executionMode only booleans (DEF-5) and a scoped tool is hidden from most calls, so here two
+ * in three tools are raw definitions and at least half are global: the odd classifier answers reach the registry.
+ */
+const anyTool = fc
+  .tuple(tool({ scoped: true, define: true }), fc.nat(2), fc.boolean())
+  .map(([{ define: _define, scope, ...t }, d, global]): ToolSpec => ({ ...t, ...(d === 0 ? { define: true } : {}), ...(scope && !global ? { scope } : {}) }))
+const anyTools = fc.uniqueArray(anyTool, { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
 
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]

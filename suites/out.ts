@@ -93,16 +93,28 @@ const losslessNot = fc.constantFrom<ValueDesc>(
   [{ $: 'undefined' }],
   [{ type: 'text', text: 'ok' }, { $: 'function' }],
 )
+/**
+ * A render and a meta to judge. A failing meta or a finalizer (which replaces or fails the content) hides what the
+ * registry made of the render, so half the cases have a plain meta and half drop the tool's finalizer.
+ */
 const projectingTool = fc.tuple(
   tool(),
   fc.oneof(
     projection(true),
-    fc.constant<ProjectionSpec>({ kind: 'throws' }),
+    { weight: 2, arbitrary: fc.constant<ProjectionSpec>({ kind: 'throws' }) },
     fc.oneof(malformedContent, losslessNot).map((value): ProjectionSpec => ({ kind: 'returns', value })),
     { weight: 3, arbitrary: mutatingRender },
   ),
-  metaProjection,
-).map(([t, render, meta]): ToolSpec => ({ ...t, render, meta, body: { steps: [], outcome: { kind: 'return', value: 1 } }, outputSchema: ANY_SCHEMA }))
+  fc.oneof(metaProjection, fc.constant<ProjectionSpec>({ kind: 'json-text' })),
+  fc.boolean(),
+).map(([{ finalize, ...t }, render, meta, finalized]): ToolSpec => ({
+  ...t,
+  ...(finalized && finalize ? { finalize } : {}),
+  render,
+  meta,
+  body: { steps: [], outcome: { kind: 'return', value: 1 } },
+  outputSchema: ANY_SCHEMA,
+}))
 const throwingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }
 ))

@@ -74,4 +74,15 @@ export const PARAMETER_SCHEMAS = [
 
 export const parametersSchema: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(...(PARAMETER_SCHEMAS as unknown as ValueDesc[]))
 
+/** Arguments each of PARAMETER_SCHEMAS rejects, in its order; lossless non-objects violate them all. */
+const PARAMETER_VIOLATIONS: ValueDesc[][] = [[], [{}, { path: 1 }, { n: 1.5 }], [{ n: 1.5 }, { path: 'x', n: 'y' }]]
+const nonObjectArguments = fc.constantFrom<ValueDesc>([], ['x'], 'x', 1, null, true)
+
+/** Arguments that violate `parameters`, one of PARAMETER_SCHEMAS (DEF-5). */
+export function invalidArguments(parameters: ValueDesc): fc.Arbitrary<ValueDesc> {
+  const key = JSON.stringify(parameters)
+  const own = PARAMETER_VIOLATIONS[PARAMETER_SCHEMAS.findIndex((schema) => JSON.stringify(schema) === key)] ?? []
+  return own.length === 0 ? nonObjectArguments : fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: nonObjectArguments })
+}
+
 export const anyJson = jsonValue

@@ -19,7 +19,7 @@ export {
   wellFormedPre,
   wrapper,
 } from '../arbitraries/hooks.js'
-export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidOutput, validOutput } from '../arbitraries/outputs.js'
+export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput } from '../arbitraries/outputs.js'
 export { defaults, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 export {

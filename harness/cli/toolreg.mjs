@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// Entry point of the `toolreg` command: TypeScript (the harness and adapters) loads through tsx.
-// `certify` forks its first child before anything else, so that the child's start-up runs beside
-// the supervisor's own (supervisor/early-child.mjs).
+// Entry point of the `toolreg` command. The harness runs as a bundle of its TypeScript
+// (safe/compiled.mjs), else from source through tsx. `certify` forks its first child before
+// anything else, so that the child's start-up runs beside the supervisor's
+// (supervisor/early-child.mjs); certify and merge never load TypeScript of anyone else's.
 import { discardEarly, forkEarly } from '../supervisor/early-child.mjs'
-import { register } from 'tsx/esm/api'
+import { compiledEntry } from '../safe/compiled.mjs'
+import { ensureTypeScriptLoader } from '../safe/typescript-loader.mjs'
 
 const [command, ...rest] = process.argv.slice(2)
 if (command === 'certify' && !rest.some((arg) => arg === '--help' || arg === '-h')) forkEarly()
-register()
-const { main } = await import('./main.ts')
+const compiled = await compiledEntry(new URL('./main.ts', import.meta.url))
+if (!compiled || (command !== 'certify' && command !== 'merge')) await ensureTypeScriptLoader()
+const { main } = await import(compiled ?? './main.ts')
 process.exitCode = await main(process.argv.slice(2))
 discardEarly()

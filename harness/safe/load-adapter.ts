@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PROFILES, type ConformanceAdapter } from '../contract/adapter.js'
 import { describeThrown } from './safe-read.js'
+import { ensureTypeScriptLoader } from './typescript-loader.mjs'
 
 export class AdapterLoadError extends Error {}
 
@@ -15,6 +16,7 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   if (path !== undefined && !existsSync(resolve(path))) throw new AdapterLoadError(`adapter module not found: ${path}`)
   let module: { default?: unknown }
   try {
+    await ensureTypeScriptLoader()
     module = (await import(url)) as { default?: unknown }
   } catch (error) {
     throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${describeThrown(error)}`)

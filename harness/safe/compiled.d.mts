@@ -1,0 +1,1 @@
+export declare function compiledEntry(entry: URL): Promise<string | undefined>

@@ -1,0 +1,1 @@
+export declare function ensureTypeScriptLoader(): Promise<void>

@@ -1,6 +1,6 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { buildValue, defaults, poisoned, scenario, type Scenario } from '../harness/property/vocabulary.js'
+import { buildValue, defaults, losslessText, poisoned, scenario, type Scenario } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -170,7 +170,9 @@ export default [
       const calls = c.names.map((name) => ({ name, arguments: {} }))
       const expected = await runProgram(plain, calls)
       const outcome = await runProgram(logged, calls)
-      if (JSON.stringify(outcome) !== JSON.stringify(expected)) ctx.fail('the dispatch-log listener changed the program\'s value or the model-visible outcome')
+      // A published outcome that is not lossless JSON is META-1's verdict, not this clause's.
+      const published = (result: ToolExecutionResult) => losslessText(result, 'META-1', 'the program\'s outcome')
+      if (published(outcome) !== published(expected)) ctx.fail('the dispatch-log listener changed the program\'s value or the model-visible outcome')
       const events = logged.codeDispatchEvents!()
       const originals = plain.codeDispatchEvents!()
       if (events.length !== c.names.length) return ctx.fail(`${events.length} dispatch events persisted for ${c.names.length} sub-calls`)

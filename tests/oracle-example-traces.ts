@@ -38,9 +38,10 @@ export const bodyRan = (over: Partial<StageEvent> = {}, args: unknown = {}): Tra
 ]
 
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item)
+  // Frozen before its items, so a cycle ends where it closes.
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value)
+    for (const item of Object.values(value)) deepFreeze(item)
   }
   return value
 }

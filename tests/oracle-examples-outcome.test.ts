@@ -38,6 +38,20 @@ describe('outcome shape', () => {
     expect(checksOf(plain, ran(success(1, { error: { message: 'x' } })))).toEqual(['RES-3:outcome-shape/result-shape'])
   })
 
+  it('META-1: every part of the published outcome but its value is lossless JSON, whatever put it there', () => {
+    const cyclic: Record<string, unknown> = { card: 'cyclic' }
+    cyclic.self = cyclic
+    const lossy = 'META-1:outcome-shape/published-not-lossless'
+    // A cycle cannot survive a round trip either (META-2, a consequence); the meta no presentationMeta gave is OUT-2's.
+    expect(checksOf(plain, ran(success(1, { meta: cyclic })))).toEqual([lossy, 'META-2:outcome-shape/json-round-trip', 'OUT-2:outcome/meta-absent'])
+    // A Map survives JSON.stringify as {}: META-1 alone, so META-2 is no echo of it.
+    expect(checksOf(plain, ran(success(1, { content: [{ type: 'text', text: '1', extra: new Map() }] })))).toEqual([lossy])
+    expect(checksOf(plain, ran(failure({ error: { message: 'it failed', code: 1n } })))).toContain(lossy)
+    const context = { role: 'user', content: [{ type: 'text', text: 'x', extra: undefined }] }
+    expect(checksOf(plain, ran(success(1, { additionalContexts: [context] })))).toContain(lossy)
+    expect(checksOf(plain, ran(success(1, { meta: { n: -0 } })))).toContain(lossy)
+  })
+
   it('OUT-5: published content is a ContentBlock[]', () => {
     expect(checksOf(plain, ran(success(1, { content: [{ type: 'video' }] })))).toEqual(['OUT-5:outcome-shape/published-shape'])
   })

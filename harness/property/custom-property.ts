@@ -11,6 +11,7 @@ import { describeThrown } from '../safe/safe-read.js'
 import type { ToolExecutionInput } from '../contract/spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import { HarnessError, ImplementationFault } from '../safe/safe-read.js'
+import { stageEntered } from '../scenario/stage-probe.js'
 
 export interface CustomContext {
   readonly adapter: ConformanceAdapter
@@ -66,7 +67,7 @@ export function custom<Case>(
           try {
             const registry = await adapter.create(config)
             made.push(registry)
-            return tracking(registry, thrown)
+            return tracking(registry, thrown, made.length - 1)
           } catch (error) {
             throw new CreateFailed(`create() threw: ${describeThrown(error)}`)
           }
@@ -119,19 +120,25 @@ function isSerialisationError(error: unknown): boolean {
 
 /**
  * The registry with every method call watched: what a method throws, or its promise rejects with,
- * is recorded in `thrown` and passed on unchanged (checks that expect a throw still see it).
+ * is recorded in `thrown` and passed on unchanged (checks that expect a throw still see it). A
+ * call of the projection (`schemas()`) enters the `projection` stage, so a hang, an escape or a
+ * changed global while the registry builds its listing is attributed there.
  */
-function tracking(registry: RegistryUnderTest, thrown: Set<unknown>): RegistryUnderTest {
+/** The registry method that builds what the model is shown (the `projection` seam). */
+const PROJECTION = 'schemas' satisfies keyof RegistryUnderTest
+
+function tracking(registry: RegistryUnderTest, thrown: Set<unknown>, index: number): RegistryUnderTest {
   const note = (error: unknown) => {
     thrown.add(error)
     return error
   }
   const wrappers = new Map<unknown, unknown>()
-  const wrap = (member: unknown) => {
+  const wrap = (key: string, member: unknown) => {
     if (typeof member !== 'function') return member
     let wrapper = wrappers.get(member)
     if (!wrapper) {
       wrapper = (...args: unknown[]) => {
+        if (key === PROJECTION) stageEntered('projection', index, `${PROJECTION}()`)
         let out: unknown
         try {
           out = (member as (...a: unknown[]) => unknown).apply(registry, args)
@@ -151,7 +158,7 @@ function tracking(registry: RegistryUnderTest, thrown: Set<unknown>): RegistryUn
   for (let o: object | null = registry; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
     for (const key of Object.getOwnPropertyNames(o)) {
       if (key === 'constructor' || Object.prototype.hasOwnProperty.call(watched, key)) continue
-      Object.defineProperty(watched, key, { enumerable: true, get: () => wrap(Reflect.get(registry, key)) })
+      Object.defineProperty(watched, key, { enumerable: true, get: () => wrap(key, Reflect.get(registry, key)) })
     }
   }
   return watched as unknown as RegistryUnderTest

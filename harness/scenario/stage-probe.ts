@@ -1,7 +1,10 @@
 /**
- * The stage the interpreter entered last, told synchronously to whoever listens (the watchdog,
+ * The stage entered last (by the interpreter, or by a custom property asking for the projection),
+ * told synchronously to whoever listens (the watchdog,
  * which must know it even when the implementation then blocks the event loop for good).
  */
+import type { WatchedStage } from './trace.js'
+
 export type StageListener = (stage: string) => void
 
 let listener: StageListener | undefined
@@ -10,6 +13,6 @@ export function listenToStages(next: StageListener | undefined): void {
   listener = next
 }
 
-export function stageEntered(stage: string, index: number, call: string): void {
+export function stageEntered(stage: WatchedStage, index: number, call: string): void {
   listener?.(`${stage}#${index} of ${call}`)
 }

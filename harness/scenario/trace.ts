@@ -3,6 +3,12 @@ import type { ToolExecutionResult } from '../contract/spec.js'
 
 export type Stage = 'pre' | 'approval' | 'guard' | 'wrapper' | 'body' | 'post' | 'finalize' | 'observer'
 
+/**
+ * A stage the watchdog can name a fault after: one of a call's, or `projection`, the registry
+ * building its model-visible listing (`schemas()`, the SCH-* clauses), which no call traces.
+ */
+export type WatchedStage = Stage | 'projection'
+
 /** What a hostile hook wrote to: the execution (or run context), a result, a request, a decision. */
 export type AttackTarget = 'exec' | 'result' | 'request' | 'decision' | 'projection'
 

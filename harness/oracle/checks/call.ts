@@ -14,7 +14,7 @@ import { endsBeforePolicy, executionMode, nothingRunsPastEntry, settledResult } 
 import { executionIntact, frozenViews, oneToken } from './immutability.js'
 import { secondNextReran } from './one-verdict.js'
 import { publishedOutcome } from './outcome.js'
-import { publishedShape } from './outcome-shape.js'
+import { publishedLossless, publishedShape } from './outcome-shape.js'
 import { settleGuards } from './guard-runs.js'
 import { blameForGuards, routedStages } from './routing.js'
 
@@ -49,6 +49,7 @@ export function judgeCall(
   finalizedOnce(settled)
   observersNotified(settled)
   frozenViews(settled)
+  publishedLossless(settled)
   publishedShape(settled)
   executionIntact(settled)
   bodySignal(settled)

@@ -1,9 +1,10 @@
 /**
- * Outcome shape: RES-3, CTX-2, OUT-5, META-2 — the published outcome is a well-formed
+ * Outcome shape: RES-3, CTX-2, OUT-5, META-1, META-2 — the published outcome is a well-formed
  * ToolExecutionResult (a success with a value, a failure with error.message, concludesTurn only
- * as `true` on a success), its content ContentBlock[] and its contexts UserMessages, and it
- * survives a JSON round trip.
+ * as `true` on a success), its content ContentBlock[] and its contexts UserMessages, everything
+ * but its value lossless JSON, and it survives a JSON round trip.
  */
+import { losslessProblem } from '../../safe/safe-read.js'
 import type { Expected } from '../predict.js'
 import { deepEqualJson } from '../json-equal.js'
 import { isBlocks, isUserMessage } from '../shapes.js'
@@ -59,6 +60,35 @@ export function misshapenOutcome(view: SettledView, e: Expected, aborted: boolea
     report(e.outcome.clause, 'misshapen-kind', `outcome isError=${isError}, expected ${e.outcome.isError}`)
   }
   return true
+}
+
+/**
+ * META-1: every part of the published outcome but `value` (validated JSON, OUT-1's) is lossless
+ * JSON, whatever put it there — the model predicts the scenario's own values, this catches what the
+ * registry added. Reads without running a getter or trap (those are readPublishedOnce's), never
+ * throws on a cycle or a BigInt.
+ */
+export function publishedLossless(view: SettledView): void {
+  const problem = losslessPartsProblem(view.result)
+  if (problem) view.report('outcome-shape')('META-1', 'published-not-lossless', `the published outcome is not lossless JSON: ${problem}`)
+}
+
+function losslessPartsProblem(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined // RES-3's
+  try {
+    const proto = Object.getPrototypeOf(result) as unknown
+    if (proto !== Object.prototype && proto !== null) return '$ is not a plain object'
+    for (const key of Reflect.ownKeys(result)) {
+      if (key === 'value') continue
+      if (typeof key === 'symbol') return '$ has a symbol key'
+      const problem = losslessProblem(Object.getOwnPropertyDescriptor(result, key)?.value, `$.${key}`)
+      if (problem) return problem
+    }
+    return undefined
+  } catch {
+    // Nested past the stack: no verdict rather than a false one (META-2 still round-trips it).
+    return undefined
+  }
 }
 
 /** META-2: the outcome survives a JSON round trip. */

@@ -13,6 +13,7 @@ import { toolShapeProblem } from './tool-shape.js'
 import { IMMEDIATE_HARNESS, withTrial } from './trial.js'
 import type { ClaimHarness, LoadedTool, ToolLifecycle } from './types.js'
 import { EnvironmentError } from './violation.js'
+import { ensureTypeScriptLoader } from '../safe/typescript-loader.mjs'
 
 export class ToolModuleError extends Error {}
 
@@ -21,6 +22,7 @@ export async function loadTool(modulePath: string, exportName = 'default'): Prom
   if (!existsSync(resolve(modulePath))) throw new ToolModuleError(`tool module not found: ${modulePath}`)
   let module: Record<string, unknown>
   try {
+    await ensureTypeScriptLoader()
     module = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>
   } catch (error) {
     throw new ToolModuleError(`tool module ${modulePath} failed to load: ${describeThrown(error)}`)

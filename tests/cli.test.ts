@@ -1,50 +1,13 @@
-// The command line as a user meets it: exit codes, one-line errors, reports, replay.
-import { readFile, mkdtemp, writeFile } from 'node:fs/promises'
+// The command line as a user meets it: exit codes, one-line errors, help. A failing run and its
+// replay: tests/reports.test.ts, beside the report formats of the same run.
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import { beforeAll, describe, expect, it } from 'vitest'
-import type { CertifyReport } from '../harness/report/build-report.js'
+import { describe, expect, it } from 'vitest'
 import { toolregInProcess } from './in-process-cli.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
-
-describe('toolreg certify on a broken adapter (MODE-2: any truthy classifier answer is parallel)', () => {
-  let dir: string
-  let report: CertifyReport
-  let exitCode: number | undefined
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'toolreg-cli-'))
-    const run = await toolreg(
-      'certify',
-      '--adapter',
-      'fixtures/mutants/mode-truthy-classifier.ts',
-      '--runs',
-      '30',
-      '--seed',
-      '7',
-      '--json',
-      join(dir, 'report.json'),
-    )
-    exitCode = run.exitCode
-    report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as CertifyReport
-  }, 120_000)
-
-  it('MODE-2 fails and only MODE-2 fails; the run exits 1', () => {
-    expect(exitCode).toBe(1)
-    expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
-    expect(report.summary.untested).toBe(4)
-  })
-
-  it('MODE-2 the shrunk counterexample replays: still failing on the mutant, passing on the reference', async () => {
-    const file = report.clauses.find((c) => c.id === 'MODE-2')?.counterexample
-    expect(file).toBeTypeOf('string')
-    const onMutant = await toolreg('replay', file!, '--adapter', 'fixtures/mutants/mode-truthy-classifier.ts')
-    expect(onMutant.exitCode).toBe(1)
-    const onReference = await toolreg('replay', file!)
-    expect(onReference.exitCode).toBe(0)
-  }, 60_000)
-})
 
 // The command's exit code is main()'s (harness/cli/toolreg.mjs): two cases go through a process to
 // prove that, the rest call main() in this one (tests/in-process-cli.ts).

@@ -12,7 +12,7 @@ import { expect, test } from 'vitest'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 /** `npm run sigkill` kills it 100 times; `npm test` a sample of that, to stay inside its time budget. */
-const KILLS = Number(process.env.TOOLREG_SIGKILL_RUNS ?? 24)
+const KILLS = Number(process.env.TOOLREG_SIGKILL_RUNS ?? 12)
 const PARALLEL = 3
 const SEED = 20261202
 const TOOLREG = resolve('harness/cli/toolreg.mjs')

@@ -65,6 +65,26 @@ describe('report formats', () => {
   }, 120_000)
 })
 
+describe('a failing run (MODE-2: any truthy classifier answer is parallel)', () => {
+  it('MODE-2 fails and only MODE-2 fails; the run exits 1', async () => {
+    const { exitCode, files } = await formatsRun('a mutant', ['--adapter', MUTANT])
+    const report = await readReport(files.json)
+    expect(exitCode).toBe(1)
+    expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
+    expect(report.summary.untested).toBe(4)
+  }, 120_000)
+
+  it('MODE-2 the shrunk counterexample replays: still failing on the mutant, passing on the reference', async () => {
+    const report = await readReport((await formatsRun('a mutant', ['--adapter', MUTANT])).files.json)
+    const file = report.clauses.find((c) => c.id === 'MODE-2')?.counterexample
+    expect(file).toBeTypeOf('string')
+    const onMutant = await toolreg('replay', file!, '--adapter', MUTANT)
+    expect(onMutant.exitCode).toBe(1)
+    const onReference = await toolreg('replay', file!)
+    expect(onReference.exitCode).toBe(0)
+  }, 120_000)
+})
+
 describe('known-failures baseline', () => {
   it('a baseline listing the mutant\'s failing clause makes its run exit 0; without the fault the entry is stale (exit 1)', async () => {
     const baseline = join(dir, 'baseline.yaml')
@@ -160,7 +180,7 @@ describe('coverage of the implementation under test', () => {
 describe('campaign mode', () => {
   it('--duration repeats the certification with fresh seeds until the time is up and saves what it finds', async () => {
     const corpus = join(dir, 'campaign-corpus')
-    const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '12s', '--corpus', corpus)
+    const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '3s', '--corpus', corpus)
     expect(run.exitCode).toBe(1)
     expect(run.stderr).toMatch(/campaign: round 2 done \(seed 41\)/)
     expect((await readdir(join(corpus, 'MODE-2'))).length).toBeGreaterThanOrEqual(1)

@@ -25,6 +25,8 @@ export interface CheckOptions {
   path?: string
   /** Shrink a failure to a minimal case (default); off when only detection matters (kill checks). */
   shrink?: boolean
+  /** How long shrinking may take (SHRINK_BUDGET_MS by default). */
+  shrinkBudgetMs?: number
   /** Keep any failing candidate while shrinking (fast-check's default), not only the original check's. */
   unconstrainedShrink?: boolean
   /** Cases to run first, before generation (the regression corpus), each with its schedule. */
@@ -43,6 +45,13 @@ export type PropertyVerdict =
 
 class AdapterError extends Error {}
 
+/**
+ * Shrinking stops after this long and keeps the smallest failing case found so far: a failure
+ * that hangs (or copies 50 MB) costs its budget on every candidate, and forty of them would hold
+ * the clause for a minute. Shrinking a failure usually takes well under a second.
+ */
+export const SHRINK_BUDGET_MS = 10_000
+
 export async function checkProperty(property: ConformanceProperty, adapter: ConformanceAdapter, options: CheckOptions): Promise<PropertyVerdict> {
   let original: (FailingCase & { check: string }) | undefined
   let last: FailingCase | undefined
@@ -54,8 +63,10 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
   let stopped = false
   const mismatch = mismatchFor(property.id, await seamProblems(adapter))
   if (mismatch) return { status: 'error', error: mismatch }
+  let shrinkingSince: number | undefined
   const predicate = async (testCase: unknown, scheduler: fc.Scheduler) => {
     if (stopped) return true
+    if (shrinkingSince !== undefined && Date.now() - shrinkingSince > (options.shrinkBudgetMs ?? SHRINK_BUDGET_MS)) return true
     const run = () => property.run(adapter, testCase, scheduler)
     let outcome: CaseOutcome
     try {
@@ -75,7 +86,10 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true
     const found: FailingCase = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
-    if (!original) original = { ...found, check: checkOf(violations[0]!) }
+    if (!original) {
+      original = { ...found, check: checkOf(violations[0]!) }
+      shrinkingSince = Date.now()
+    }
     // A shrink candidate that breaks another check is not this failure: treat it as passing.
     else if (!options.unconstrainedShrink && !breaksSameCheck(original.violations[0]!, violations)) return true
     last = found

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 /** One certify run writing every format; the mutant's also serves as the unsharded run the shards merge into. */
 const formatRuns = new Map<string, ReturnType<typeof certifyAllFormats>>()
-const FORMATS_ARGS = ['--runs', '10', '--seed', '5', '--no-corpus']
+const FORMATS_ARGS = ['--runs', '4', '--seed', '5', '--no-corpus']
 function certifyAllFormats(label: string, adapter: string[]) {
   const out = (name: string) => join(dir, `${label.replace(/\W/g, '')}-${name}`)
   const files = { json: out('r.json'), junit: out('r.xml'), markdown: out('r.md'), html: out('r.html'), badge: out('b.json') }
@@ -48,7 +48,7 @@ const formatsRun = (label: string, adapter: string[]) => {
   return formatRuns.get(label)!
 }
 
-describe('report formats', () => {
+describe.concurrent('report formats', () => {
   it.each([
     ['the reference', []],
     ['a mutant', ['--adapter', MUTANT]],
@@ -65,7 +65,7 @@ describe('report formats', () => {
   }, 120_000)
 })
 
-describe('a failing run (MODE-2: any truthy classifier answer is parallel)', () => {
+describe.concurrent('a failing run (MODE-2: any truthy classifier answer is parallel)', () => {
   it('MODE-2 fails and only MODE-2 fails; the run exits 1', async () => {
     const { exitCode, files } = await formatsRun('a mutant', ['--adapter', MUTANT])
     const report = await readReport(files.json)
@@ -85,7 +85,7 @@ describe('a failing run (MODE-2: any truthy classifier answer is parallel)', () 
   }, 120_000)
 })
 
-describe('known-failures baseline', () => {
+describe.concurrent('known-failures baseline', () => {
   it('a baseline listing the mutant\'s failing clause makes its run exit 0; without the fault the entry is stale (exit 1)', async () => {
     const baseline = join(dir, 'baseline.yaml')
     await writeFile(baseline, 'known-failures:\n  - clause: MODE-2\n    reason: truthy classifiers are parallel until v2\n')
@@ -120,7 +120,7 @@ describe('known-failures baseline', () => {
   }, 30_000)
 })
 
-describe('shards', () => {
+describe.concurrent('shards', () => {
   it('two shards merged equal an unsharded run\'s verdicts', async () => {
     // The unsharded run is the report-formats run of the mutant (the same flags but the shard).
     const common = ['--adapter', MUTANT, ...FORMATS_ARGS]
@@ -137,7 +137,7 @@ describe('shards', () => {
   }, 180_000)
 })
 
-describe('regression corpus', () => {
+describe.concurrent('regression corpus', () => {
   it('a counterexample is saved once to the corpus and found again first on the next run', async () => {
     const corpus = join(dir, 'corpus')
     const args = ['certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '30', '--corpus', corpus]
@@ -152,7 +152,7 @@ describe('regression corpus', () => {
   }, 120_000)
 })
 
-describe('coverage of the implementation under test', () => {
+describe.concurrent('coverage of the implementation under test', () => {
   it('--coverage puts a summary in the JSON report and the full output under reports/coverage', async () => {
     const run = await toolreg(
       'certify',
@@ -177,7 +177,7 @@ describe('coverage of the implementation under test', () => {
   }, 120_000)
 })
 
-describe('campaign mode', () => {
+describe.concurrent('campaign mode', () => {
   it('--duration repeats the certification with fresh seeds until the time is up and saves what it finds', async () => {
     const corpus = join(dir, 'campaign-corpus')
     const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '3s', '--corpus', corpus)

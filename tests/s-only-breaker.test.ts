@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest'
 const certify = (...args: string[]) =>
   execa(
     'node',
-    ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '50', '--seed', '7', '--no-corpus', ...args],
+    ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '20', '--seed', '7', '--no-corpus', ...args],
     { reject: false, env: { FORCE_COLOR: '0' } },
   )
 
 describe('s-only-breaker on the command line', () => {
   it('exits 0 without --strict and 1 with it', async () => {
-    const [plain, strict] = await Promise.all([certify(), certify('--strict')])
+    // The variant matrix checks every R clause of this variant; the strict run needs only the S clauses it breaks.
+    const [plain, strict] = await Promise.all([certify(), certify('--strict', '--clause', 'OUT-4', '--clause', 'IN-5', '--clause', 'PRE-1')])
     expect(plain.exitCode, plain.stdout).toBe(0)
     expect(strict.exitCode, strict.stdout).toBe(1)
     for (const id of ['OUT-4', 'OUT-5', 'IN-5', 'PRE-8', 'CODE-5', 'DEF-4']) expect(plain.stdout).toMatch(new RegExp(`${id}\\s+S\\s+FAIL`))

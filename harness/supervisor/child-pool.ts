@@ -30,6 +30,11 @@ export const CASE_DEADLINE_FACTOR = 6
  * 20 s by default): loading may stay silent that long, and a margin.
  */
 const HANDSHAKE_SILENCE_MS = 25_000
+/**
+ * Loading the adapter may stay silent at least this long, whatever the case timeout: tsx resolves
+ * each of its modules with a synchronous wait on its loader thread, seconds on a loaded machine.
+ */
+const LOAD_SILENCE_MS = 10_000
 
 export interface Preflight {
   adapter: AdapterIdentity
@@ -179,7 +184,7 @@ export class ChildPool {
     return new SupervisedChild({
       target: this.run.target,
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
-      loadSilenceMs: this.run.target.command ? Math.max(this.run.caseTimeoutMs, HANDSHAKE_SILENCE_MS) : this.run.caseTimeoutMs,
+      loadSilenceMs: Math.max(this.run.caseTimeoutMs, this.run.target.command ? HANDSHAKE_SILENCE_MS : LOAD_SILENCE_MS),
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
       onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),

@@ -24,7 +24,8 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
   test.each(fixtures)('%s: bounded run, complete valid report naming the clause and the stage, the run goes on', async (file) => {
     const { expected } = (await import(/* @vite-ignore */ `../${HOSTILE}/${file}`)) as { expected: HostileExpectation }
     const clauses = [...expected.fails, ...expected.passes].flatMap((id) => ['--clause', id])
-    const run = await certifyHostile(file, ['--adapter', join(HOSTILE, file), ...clauses, '--runs', '10',
+    // One child per run: twenty runs go side by side, and a second child would only add its start-up.
+    const run = await certifyHostile(file, ['--adapter', join(HOSTILE, file), ...clauses, '--runs', '10', '--workers', '1',
       '--case-timeout', expected.blocksEventLoop ? '4s' : '10s', ...(expected.args ?? [])], BOUND_MS)
     expectHostile(run, expected)
     const verdict = run.clause

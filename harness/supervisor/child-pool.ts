@@ -34,7 +34,7 @@ const HANDSHAKE_SILENCE_MS = 25_000
  * Loading the adapter may stay silent at least this long, whatever the case timeout: tsx resolves
  * each of its modules with a synchronous wait on its loader thread, seconds on a loaded machine.
  */
-const LOAD_SILENCE_MS = 10_000
+const LOAD_SILENCE_MS = 5_000
 
 export interface Preflight {
   adapter: AdapterIdentity

@@ -63,7 +63,8 @@ export function expectHostile(run: HostileRun, expected: HostileExpectation): vo
   for (const id of expected.passes) expect(run.clause(id)?.status, `${id}, after the hostile event, passes`).toBe('passed')
   if (expected.fails.length === 0) return
   const first = run.clause(expected.fails[0]!)
-  if (expected.stage !== undefined) for (const id of expected.fails) expect(stageName(run.clause(id)?.stage), `${id}'s stage (${JSON.stringify(run.clause(id)).slice(0, 600)})`).toBe(expected.stage)
+  const row = (id: string) => JSON.stringify(run.clause(id)).slice(0, 600)
+  if (expected.stage !== undefined) for (const id of expected.fails) expect(stageName(run.clause(id)?.stage), `${id}'s stage (${row(id)})`).toBe(expected.stage)
   if (expected.ended) expect(first?.ended, `how the child ended in ${expected.fails[0]}`).toMatchObject(expected.ended)
   if (expected.escape !== undefined) expect(first?.escape ?? null, `what escaped in ${expected.fails[0]}`).toBe(expected.escape)
   if (expected.exit === 1) expect(run.report?.errors, 'no harness errors').toEqual([])

@@ -28,7 +28,7 @@ describe.concurrent('a child that ends or stalls is that clause\'s failure, neve
   }, BOUND_MS)
 
   test('a synchronous infinite loop in a hook: blocked in its pre-execute stage, its family judged from it, the rest goes on', async () => {
-    const run = await certify([...hostile('child-sync-loop-in-hook'), '--clause', 'PRE-1', '--clause', 'PRE-2', '--clause', 'CODE-3', '--case-timeout', '2s'])
+    const run = await certify([...hostile('child-sync-loop-in-hook'), '--clause', 'PRE-1', '--clause', 'PRE-2', '--clause', 'CODE-3', '--case-timeout', '1s'])
     expectHostile(run, { exit: 1, fails: ['PRE-1', 'PRE-2'], stage: 'pre', escape: null, passes: ['CODE-3'] })
     expect([run.clause('PRE-1'), run.clause('PRE-2')].some((v) => v?.ended?.killed === 'blocked')).toBe(true)
   }, BOUND_MS)

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { schemaArbitrary } from '../harness/arbitraries/schema-arbitrary.js'
 import { compileSchema } from '../harness/claims/schema-validator.js'
 import type { CheckToolReport } from '../harness/claims/report/build-report.js'
@@ -30,6 +30,8 @@ beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation(() => {})
   vi.spyOn(console, 'error').mockImplementation(() => {})
 })
+// Files share a worker's modules (vitest.config.ts): the spies must not outlive this file's tests.
+afterEach(() => vi.restoreAllMocks())
 
 /** Runs check-tool with a JSON report; returns the exit code and the report (when one was written). */
 async function run(options: Omit<CheckToolOptions, 'json' | 'counterexampleDir'>): Promise<{ code: number; report?: CheckToolReport }> {

@@ -1,8 +1,8 @@
 /**
  * One call judged against one prediction: the checks of each concern, in the order the call goes
  * through the pipeline — entry, routing, cancellation, delivery, immutability, outcome. When other
- * pre-execute listeners or wrappers ran than predicted, the checks after routing key on a decider
- * that did not decide: only routing's order or scope clause stands for the call.
+ * pre-execute listeners or wrappers ran than predicted, or a guard out of scope, the checks after
+ * routing key on a decider that did not decide: only routing's order or scope clause stands.
  */
 import type { CallRecord, Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'

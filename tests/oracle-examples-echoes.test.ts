@@ -158,3 +158,10 @@ describe('DEF-5 and SCP-2 filed before what they let happen (E8–E10)', () => {
     expect(checksOf(otherScope, traceOf(events, record(failure())))).toEqual(['SCP-2:routing/hook-out-of-scope'])
   })
 })
+
+describe('a finalizer that never ran (E11)', () => {
+  it('FIN-2: the content it should have put in place is the finalize count\'s finding, not FIN-3\'s', () => {
+    const replacing = scenarioOf({ tools: [tool({ finalize: { kind: 'returns', value: [{ type: 'text', text: 'final' }] } })] })
+    expect(checksOf(replacing, traceOf([...bodyRan(), settled()], record(success(1))))).toEqual(['FIN-2:delivery/finalize-count', 'FIN-2:outcome/content'])
+  })
+})

@@ -138,3 +138,30 @@ describe('code mode (E6)', () => {
     expect(checks.filter((c) => !c.startsWith('CODE-5:'))).toEqual([])
   })
 })
+
+describe('DEF-5 and SCP-2 filed before what they let happen (E8–E10)', () => {
+  const strict = tool({ define: true, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } })
+  it('DEF-5: a body run on refused arguments is DEF-5\'s, though the finalizer decided the outcome (not FIN-4)', () => {
+    const finalizerThrows = scenarioOf({ tools: [{ ...strict, finalize: { kind: 'throws' } }] })
+    const events = [...bodyRan(), enter('finalize', { resultFrozen: true, isError: false }), leave('finalize'), settled()]
+    const checks = checksOf(finalizerThrows, traceOf(events, record(failure())))
+    expect(checks).toContain('DEF-5:routing/body-count')
+    expect(checks.filter((c) => c.endsWith('/body-count'))).toEqual(['DEF-5:routing/body-count'])
+  })
+  it('DEF-5: executionMode of an ill-typed call with refused arguments is DEF-5\'s, not MODE-2\'s', () => {
+    const safe = scenarioOf({ tools: [{ ...strict, classifier: { kind: 'returns', value: true } }], calls: [{ tool: 'lookup', args: {}, malformed: 'no-signal' }] })
+    expect(checksOf(safe, traceOf([settled()], record(failure(), { mode: 'parallel' })))).toEqual(['DEF-5:entry/execution-mode'])
+  })
+  it('SCP-2: a guard out of scope that denied leaves only SCP-2 (not the outcome the call should have had)', () => {
+    const otherScope = scenarioOf({ guards: [{ verdict: { kind: 'returns', value: 'no' }, scope: 'B' }], calls: [{ tool: 'lookup', args: {}, agent: 'A' }] })
+    const events = [enter('guard'), leave('guard'), settled()]
+    expect(checksOf(otherScope, traceOf(events, record(failure())))).toEqual(['SCP-2:routing/hook-out-of-scope'])
+  })
+})
+
+describe('a finalizer that never ran (E11)', () => {
+  it('FIN-2: the content it should have put in place is the finalize count\'s finding, not FIN-3\'s', () => {
+    const replacing = scenarioOf({ tools: [tool({ finalize: { kind: 'returns', value: [{ type: 'text', text: 'final' }] } })] })
+    expect(checksOf(replacing, traceOf([...bodyRan(), settled()], record(success(1))))).toEqual(['FIN-2:delivery/finalize-count', 'FIN-2:outcome/content'])
+  })
+})

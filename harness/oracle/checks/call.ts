@@ -1,13 +1,14 @@
 /**
  * One call judged against one prediction: the checks of each concern, in the order the call goes
  * through the pipeline — entry, routing, cancellation, delivery, immutability, outcome. When other
- * pre-execute listeners or wrappers ran than predicted, the checks after routing key on a decider
- * that did not decide: only routing's order or scope clause stands for the call.
+ * pre-execute listeners or wrappers ran than predicted, or a guard out of scope, the checks after
+ * routing key on a decider that did not decide: only routing's order or scope clause stands.
  */
 import type { CallRecord, Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
 import type { Expected } from '../predict.js'
-import { reporter, settledView, stageEvents, type CallView, type Finding } from './call-view.js'
+import { tagClauses } from '../model/clause-tags.js'
+import { count, reporter, settledView, stageEvents, type CallView, type Finding } from './call-view.js'
 import { abortAndSettling, abortedBeforeBody, bodySignal } from './cancellation.js'
 import { finalizedOnce, observersNotified } from './delivery.js'
 import { endsBeforePolicy, executionMode, nothingRunsPastEntry, settledResult } from './entry.js'
@@ -54,8 +55,15 @@ export function judgeCall(
   executionIntact(settled)
   bodySignal(settled)
   oneToken(settled)
-  const e = settled.e
+  const e = finalizerSkipped(settled)
   // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
   publishedOutcome(settled, secondNextReran(scenario, trace, callId) ? { ...e, outcome: { ...e.outcome, contexts: undefined } } : e)
   if (deciderChanged.length > 0) out.splice(start, out.length - start, ...out.slice(start).filter((x) => deciderChanged.includes(x.clause)))
+}
+
+/** The content a finalizer that never ran should have put in place is the finalize count's finding (FIN-2), not FIN-3's. */
+function finalizerSkipped(view: CallView): Expected {
+  const { e, scenario } = view
+  if (!e.finalizeRuns || e.outcome.contentClause !== 'FIN-3' || count(view, 'finalize') > 0) return e
+  return tagClauses(scenario, { ...e, outcome: { ...e.outcome, contentClause: e.clauseOf.finalize } })
 }

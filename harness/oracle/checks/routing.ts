@@ -34,8 +34,9 @@ export function blameForGuards(view: CallView): Expected {
 
 /**
  * Returns the clauses under which other pre-execute listeners or wrappers ran than predicted (out
- * of scope, or another sequence): every later check keys on which hook decided, so once another
- * one did, only these clauses stand for the call (judgeCall drops the rest).
+ * of scope, or another sequence), or guards out of scope (SCP-2): every later check keys on which
+ * hook decided, so once another one did, only these clauses stand for the call (judgeCall drops
+ * the rest).
  */
 export function routedStages(view: CallView): string[] {
   const { e, scenario } = view
@@ -49,7 +50,9 @@ export function routedStages(view: CallView): string[] {
   const guardsTooEarly = e.guardsEntered === 0 && count(view, 'guard') > 0 && !e.outcome.clause.startsWith('GRD')
   // Guards entered past the one that decided: its denial (or throw) was ignored, the guard's clause.
   const pastDecider = count(view, 'guard') > e.guardsEntered ? c.guardDecider : undefined
-  ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
+  const guardsFiled = ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
+  // A guard out of scope may have decided the call in place of the predicted stage (SCP-2); order alone is settled above.
+  if (guardsFiled === 'SCP-2') decidedBy(guardsFiled)
   decidedBy(ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report))
   // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
   const secondNext = indexesOf(view, 'wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')

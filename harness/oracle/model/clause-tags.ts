@@ -17,7 +17,7 @@ function clausesOf(scenario: Scenario, e: Untagged): ExpectationClauses {
   const decider = e.guardsEntered > 0 ? scenario.guards[e.guards[e.guardsEntered - 1]!] : undefined
   const approvalFailed = e.approvalRequested && decided === 'APR-2'
   return {
-    mode: e.mode === 'parallel' ? 'MODE-1' : e.tool?.define && e.mode === 'exclusive' ? 'DEF-5' : 'MODE-2',
+    mode: e.mode === 'parallel' ? 'MODE-1' : e.modeRefused ? 'DEF-5' : 'MODE-2',
     finalize: !e.tool && decided === 'CODE-1' ? 'CODE-1' : 'FIN-2',
     entry: e.endedAtEntry ?? decided,
     pre: 'PRE-1',
@@ -28,7 +28,8 @@ function clausesOf(scenario: Scenario, e: Untagged): ExpectationClauses {
     ...(decider ? { guardDecider: decider.verdict.kind === 'throws' ? 'GRD-3' : 'GRD-1' } : {}),
     guardsBypassed: 'APR-3',
     wrappers: 'EXE-1',
-    body: e.bodyRuns ? 'EXE-1' : decided,
+    // A body run on arguments DEF-5 refuses is DEF-5's, whatever post-execute or the finalizer made of the outcome.
+    body: e.bodyRuns ? 'EXE-1' : e.bodyRefused ? 'DEF-5' : decided,
     post: 'PST-1',
     postBypassed: decided,
     observers: 'RES-1',

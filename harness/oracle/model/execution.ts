@@ -12,6 +12,8 @@ import type { PredictedOutcome } from './types.js'
 interface ChainOutcome {
   entered: number
   bodyRuns: boolean
+  /** The chain reached the body and DEF-5 refused its arguments. */
+  refused?: boolean
   runPost: boolean
   outcome: PredictedOutcome
 }
@@ -24,7 +26,8 @@ export function wrapperChain(specs: WrapperSpec[], applicable: number[], tool: T
     if (action.kind === 'throws' || action.kind === 'rejects') return { entered, bodyRuns: false, runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
     if (action.kind === 'made-up') return { entered, bodyRuns: false, ...madeUp(action.result, tool, shapes) }
   }
-  return { entered, bodyRuns: !bodyNeverRuns(tool, call), runPost: true, outcome: bodyOutcome(tool, call, shapes) }
+  const refused = bodyNeverRuns(tool, call)
+  return { entered, bodyRuns: !refused, ...(refused ? { refused } : {}), runPost: true, outcome: bodyOutcome(tool, call, shapes) }
 }
 
 /** A `defineTool` tool refuses arguments its parameters schema rejects (DEF-5). */

@@ -50,6 +50,8 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     mode: predictMode(classified, call),
   }
   if (nested) e.nested = true
+  // An ill-typed input still names its tool and arguments: its classification is DEF-5's when they are refused.
+  if (classified && isLosslessDesc(call.args) && bodyNeverRuns(classified, call)) e.modeRefused = true
   if (!tool) {
     // An ill-typed input is IN-5's (S) alone: it resolves with an error outcome.
     if (call.malformed) {
@@ -67,7 +69,7 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
   if (call.abortAtEntry) return end({ ...e, endedAtEntry: 'CAN-1' }, { isError: true, code: 'ABORTED_BEFORE_DISPATCH', clause: 'CAN-1' })
   // The routing row for arguments invalid for a defineTool tool: the hooks "may" see the call.
   if (bodyNeverRuns(tool, call)) e.defineRefuses = true
-  if (options.defineAtEntry && bodyNeverRuns(tool, call)) return end(e, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
+  if (options.defineAtEntry && bodyNeverRuns(tool, call)) return end({ ...e, bodyRefused: true }, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
   const pre = preWaterfall(scenario.pre, e.pre)
   e.preEntered = pre.entered
@@ -98,6 +100,7 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
   const executed = wrapperChain(scenario.wrappers, e.wrappers, tool, call, shapes)
   e.wrappersEntered = executed.entered
   e.bodyRuns = executed.bodyRuns
+  if (executed.refused) e.bodyRefused = true
   if (!executed.runPost) {
     e.postRuns = false
     return finalized(e, tool, executed.outcome, shapes)

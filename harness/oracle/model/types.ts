@@ -37,6 +37,10 @@ export interface Expected {
   nested?: boolean
   /** The arguments are invalid for a `defineTool` tool: the hooks may see the call or not (DEF-5). */
   defineRefuses?: boolean
+  /** The call reaches the body, or ends at entry, and only DEF-5's validation keeps the body from running. */
+  bodyRefused?: boolean
+  /** executionMode must answer exclusive because the classified tool is a `defineTool` one refusing the arguments (DEF-5). */
+  modeRefused?: boolean
   /** The call ends at entry, before any policy (IN-2, CAN-1), whatever its finalizer makes of it. */
   endedAtEntry?: 'IN-2' | 'CAN-1'
   /** The clause of each expectation above (tagged by model/clause-tags.ts). */
@@ -67,7 +71,7 @@ export interface ExpectationClauses {
   guardsBypassed: string
   /** The wrappers entered, in order (EXE-1). */
   wrappers: string
-  /** How often the body runs: EXE-1 when it must, else the clause that stops the call first. */
+  /** How often the body runs: EXE-1 when it must, DEF-5 when only validation stops it, else the clause that stops the call first. */
   body: string
   /** The post-execute hooks entered, in order (PST-1). */
   post: string

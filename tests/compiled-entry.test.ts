@@ -3,7 +3,7 @@
 import { readFileSync, statSync, utimesSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { compiledEntry } from '../harness/safe/compiled.mjs'
+import { compiledEntry, isOwnSource } from '../harness/safe/compiled.mjs'
 
 const CHILD = new URL('../harness/supervisor/child.ts', import.meta.url)
 const manifestOf = (bundle: string) => JSON.parse(readFileSync(fileURLToPath(bundle).replace(/\.mjs$/, '.json'), 'utf8')) as { inputs: Record<string, string> }
@@ -28,4 +28,11 @@ it('a bundled module computes paths from its own source file, not from the bundl
   const text = readFileSync(fileURLToPath((await compiledEntry(CHILD))!), 'utf8')
   expect(text).not.toMatch(/import\.meta\.url/)
   expect(text).toContain(JSON.stringify(new URL('../harness/watchdog/stall-timer.ts', import.meta.url).href))
+})
+
+it('only this package\'s own TypeScript is bundled: a dependency\'s and a user\'s load through tsx', () => {
+  expect(isOwnSource(new URL('../reference-impl/adapters/reference.ts', import.meta.url))).toBe(true)
+  expect(isOwnSource(new URL('../node_modules/some-lib/index.ts', import.meta.url))).toBe(false)
+  expect(isOwnSource(new URL('file:///elsewhere/my-adapter.ts'))).toBe(false)
+  expect(isOwnSource(new URL('../fixtures/hostile/support.mjs', import.meta.url))).toBe(false)
 })

@@ -14,6 +14,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CACHE = join(ROOT, 'node_modules', '.cache', 'toolreg')
 const FORMAT = 1
 
+/** Whether `url` is a TypeScript file of this package (not a dependency's, not a user's). */
+export function isOwnSource(url) {
+  if (url.protocol !== 'file:' || !url.pathname.endsWith('.ts')) return false
+  const path = relative(ROOT, fileURLToPath(url))
+  return !path.startsWith('..') && !path.startsWith('node_modules')
+}
+
 /** The URL of `entry`'s up-to-date bundle, built now if needed; undefined when it cannot be had. */
 export async function compiledEntry(entry) {
   try {

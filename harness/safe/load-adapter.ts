@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { PROFILES, type ConformanceAdapter } from '../contract/adapter.js'
 import { describeThrown } from './safe-read.js'
 import { ensureTypeScriptLoader } from './typescript-loader.mjs'
+import { compiledEntry, isOwnSource } from './compiled.mjs'
 
 export class AdapterLoadError extends Error {}
 
@@ -16,8 +17,7 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   if (path !== undefined && !existsSync(resolve(path))) throw new AdapterLoadError(`adapter module not found: ${path}`)
   let module: { default?: unknown }
   try {
-    await ensureTypeScriptLoader()
-    module = (await import(url)) as { default?: unknown }
+    module = (await import(await loadable(url))) as { default?: unknown }
   } catch (error) {
     throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${describeThrown(error)}`)
   }
@@ -31,4 +31,16 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   if (unknown.length > 0) throw new AdapterLoadError(`adapter module ${where}: unknown profiles ${unknown.join(', ')} (known: ${PROFILES.join(', ')})`)
   if (typeof adapter.create !== 'function') throw new AdapterLoadError(`adapter module ${where}: "create" must be a function`)
   return adapter as ConformanceAdapter
+}
+
+/**
+ * What to import for an adapter module: this package's own TypeScript adapters (the reference,
+ * mutants, fixtures) as a bundle, like the harness; anyone else's through tsx, which also serves
+ * the TypeScript such an adapter may import at run time.
+ */
+async function loadable(url: string): Promise<string> {
+  const bundled = isOwnSource(new URL(url)) ? await compiledEntry(new URL(url)) : undefined
+  if (bundled) return bundled
+  await ensureTypeScriptLoader()
+  return url
 }

@@ -17,6 +17,8 @@ import { measureSandboxCost } from './sandbox-cost.js'
 import { fmt } from './stats.js'
 
 const quick = process.argv.includes('--quick')
+/** Timing only: runs-to-detection (every mutant over every seed) is most of a bench run. */
+const withDetection = !process.argv.includes('--no-detection')
 const repeats = quick ? 1 : 3
 const seeds = quick ? [1, 2, 3] : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const baselineAt = process.argv.indexOf('--baseline-ref')
@@ -39,8 +41,8 @@ if (baselineRef) progress(`npm run certify here and at ${baselineRef}, interleav
 const baseline = baselineRef ? measureAgainstBaseline(baselineRef, repeats, 1) : undefined
 progress('cost of the run_code sandbox')
 const sandboxCost = await measureSandboxCost(repeats, quick ? 5 : 20)
-progress(`runs-to-detection over ${seeds.length} seeds`)
-const detection = await measureDetection(await loadMutants(), seeds)
+if (withDetection) progress(`runs-to-detection over ${seeds.length} seeds`)
+const detection = withDetection ? await measureDetection(await loadMutants(), seeds) : []
 
 const commit = (() => {
   try {
@@ -86,14 +88,19 @@ const lines = [
   '| suite (in process) | ms |',
   '|---|---|',
   ...Object.entries(certifyTime.perSuiteMs).map(([suite, s]) => `| ${suite} | ${fmt(s, 0)} |`),
-  '',
-  `| mutant | clause | cases to detection (${seeds.length} seeds) | survived seeds |`,
-  '|---|---|---|---|',
-  ...detection.map((d) => `| ${d.mutant} | ${d.clause} | ${fmt(d.casesToDetection, 0)} | ${d.survivedSeeds} |`),
 ]
-const slow = detection.filter((d) => d.survivedSeeds > 0 || d.casesToDetection.median > 10)
-const slowList = slow.map((d) => `${d.mutant}/${d.clause}`).join(', ')
-lines.push('', slow.length === 0 ? 'Every mutant is detected within a median of 10 cases.' : `Above the target (median ≤ 10, no survivors): ${slowList}`)
+if (withDetection) {
+  const slow = detection.filter((d) => d.survivedSeeds > 0 || d.casesToDetection.median > 10)
+  const slowList = slow.map((d) => `${d.mutant}/${d.clause}`).join(', ')
+  lines.push(
+    '',
+    `| mutant | clause | cases to detection (${seeds.length} seeds) | survived seeds |`,
+    '|---|---|---|---|',
+    ...detection.map((d) => `| ${d.mutant} | ${d.clause} | ${fmt(d.casesToDetection, 0)} | ${d.survivedSeeds} |`),
+    '',
+    slow.length === 0 ? 'Every mutant is detected within a median of 10 cases.' : `Above the target (median ≤ 10, no survivors): ${slowList}`,
+  )
+} else lines.push('', 'Runs-to-detection not measured (--no-detection).')
 const table = lines.join('\n')
 await writeFile('reports/bench.md', `${table}\n`)
 console.log(table)

@@ -149,7 +149,8 @@ describe('DEF-5 and SCP-2 filed before what they let happen (E8–E10)', () => {
     expect(checks.filter((c) => c.endsWith('/body-count'))).toEqual(['DEF-5:routing/body-count'])
   })
   it('DEF-5: executionMode of an ill-typed call with refused arguments is DEF-5\'s, not MODE-2\'s', () => {
-    const safe = scenarioOf({ tools: [{ ...strict, classifier: { kind: 'returns', value: true } }], calls: [{ tool: 'lookup', args: {}, malformed: 'no-signal' }] })
+    const tools = [{ ...strict, classifier: { kind: 'returns' as const, value: true } }]
+    const safe = scenarioOf({ tools, calls: [{ tool: 'lookup', args: {}, malformed: 'no-signal' }] })
     expect(checksOf(safe, traceOf([settled()], record(failure(), { mode: 'parallel' })))).toEqual(['DEF-5:entry/execution-mode'])
   })
   it('SCP-2: a guard out of scope that denied leaves only SCP-2 (not the outcome the call should have had)', () => {

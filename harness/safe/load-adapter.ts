@@ -36,10 +36,12 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
 /**
  * What to import for an adapter module: this package's own TypeScript adapters (the reference,
  * mutants, fixtures) as a bundle, like the harness; anyone else's through tsx, which also serves
- * the TypeScript such an adapter may import at run time.
+ * the TypeScript such an adapter may import at run time. Under `--coverage` every adapter loads
+ * from source, so that V8's coverage is of the implementation's own files.
  */
 async function loadable(url: string): Promise<string> {
-  const bundled = isOwnSource(new URL(url)) ? await compiledEntry(new URL(url)) : undefined
+  const measured = process.env.NODE_V8_COVERAGE !== undefined
+  const bundled = !measured && isOwnSource(new URL(url)) ? await compiledEntry(new URL(url)) : undefined
   if (bundled) return bundled
   await ensureTypeScriptLoader()
   return url

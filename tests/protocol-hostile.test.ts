@@ -26,7 +26,7 @@ interface ServerRun {
 
 async function certify(server: string, clauses: string[], replyTimeoutMs?: number): Promise<ServerRun> {
   const started = Date.now()
-  const adapter = connectRemote({ command: `node --import tsx fixtures/hostile/server-${server}.ts`, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
+  const adapter = connectRemote({ command: `node harness/safe/run-compiled.mjs fixtures/hostile/server-${server}.ts`, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
   opened.push(adapter)
   const verdicts: Record<string, PropertyVerdict> = {}
   for (const id of clauses) verdicts[id] = await checkProperty(PROPERTIES.find((p) => p.id === id)!, adapter, { runs: 5, seed: SEED, shrink: false })
@@ -66,7 +66,7 @@ describe.concurrent('hostile protocol servers, checked clause by clause', () => 
 
 /** `toolreg certify --command` against a hostile server: exit codes, clauses, stages, a valid report. */
 const BOUND_MS = 150_000
-const server = (name: string) => ['--command', `node --import tsx fixtures/hostile/server-${name}.ts`]
+const server = (name: string) => ['--command', `node harness/safe/run-compiled.mjs fixtures/hostile/server-${name}.ts`]
 
 // Side by side: each run mostly waits on a dead or silent server, so four at once cost little more than one.
 describe.concurrent('certifying a hostile protocol server (--command)', () => {

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// `node harness/safe/run-compiled.mjs <file.ts> [args…]`: runs one of this package's TypeScript
+// entry points (a protocol server, say) as a bundle (compiled.mjs), else through tsx. The script
+// sees its own path and arguments in process.argv, as under `node --import tsx <file.ts>`.
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { compiledEntry, isOwnSource } from './compiled.mjs'
+import { ensureTypeScriptLoader } from './typescript-loader.mjs'
+
+const file = process.argv[2]
+if (file === undefined) {
+  process.stderr.write('usage: run-compiled.mjs <file.ts> [args…]\n')
+  process.exit(2)
+}
+process.argv.splice(1, 1)
+const url = pathToFileURL(resolve(file))
+const compiled = isOwnSource(url) ? await compiledEntry(url) : undefined
+if (!compiled) await ensureTypeScriptLoader()
+await import(compiled ?? url.href)

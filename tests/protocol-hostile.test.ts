@@ -26,7 +26,8 @@ interface ServerRun {
 
 async function certify(server: string, clauses: string[], replyTimeoutMs?: number): Promise<ServerRun> {
   const started = Date.now()
-  const adapter = connectRemote({ command: `node harness/safe/run-compiled.mjs fixtures/hostile/server-${server}.ts`, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
+  const command = `node harness/safe/run-compiled.mjs fixtures/hostile/server-${server}.ts`
+  const adapter = connectRemote({ command, ...(replyTimeoutMs ? { replyTimeoutMs } : {}) })
   opened.push(adapter)
   const verdicts: Record<string, PropertyVerdict> = {}
   for (const id of clauses) verdicts[id] = await checkProperty(PROPERTIES.find((p) => p.id === id)!, adapter, { runs: 5, seed: SEED, shrink: false })

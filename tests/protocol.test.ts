@@ -17,7 +17,9 @@ import { PROPERTIES } from '../suites/index.js'
 const SEED = 20261201
 const hasPython = () => execaSync('python3', ['--version'], { reject: false }).exitCode === 0
 const RUNS = 3
-const serve = (module?: string) => `node harness/safe/run-compiled.mjs ${module ? `fixtures/remote/adapter-server.ts ${module}` : 'fixtures/remote/reference-server.ts'}`
+/** A server of this package's TypeScript, started as a bundle (harness/safe/run-compiled.mjs). */
+const serve = (module?: string) =>
+  `node harness/safe/run-compiled.mjs ${module ? `fixtures/remote/adapter-server.ts ${module}` : 'fixtures/remote/reference-server.ts'}`
 const opened: RemoteAdapter[] = []
 const remote = (command: string) => {
   const adapter = connectRemote({ command })

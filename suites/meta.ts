@@ -30,10 +30,15 @@ const notAUserMessages: ValueDesc[] = [
   { role: 'user', content: [{ type: 'text', text: 'ok' }, null] },
   { role: 'user', content: 'text' },
 ]
+/**
+ * A meta holding a cycle, more often than one leaf in sixteen: a registry's walker that keeps a
+ * visited set for shared subtrees is the classic way to let a cycle through as "already copied".
+ */
+const cyclic: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>({ $: 'cycle' }, { k: { $: 'cycle' } }, { outer: { k: { $: 'cycle' } } })
 const smuggling: fc.Arbitrary<ToolSpec> = fc.tuple(
   succeedingTool(),
-  fc.nat(3),
-  poisoned,
+  fc.constantFrom(0, 0, 1, 2, 3), // the meta channel twice as often: it alone carries whole values
+  fc.oneof(poisoned, cyclic),
   unserialisable,
   fc.option(fc.constantFrom(...notAUserMessages), { nil: undefined }),
 ).map(([t, channel, bad, leaf, notAUserMessage]): ToolSpec => {

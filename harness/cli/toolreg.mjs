@@ -5,13 +5,10 @@
 // (supervisor/early-child.mjs). What loads a user's TypeScript (an adapter, a tool module)
 // registers tsx first (safe/typescript-loader.mjs).
 import { discardEarly, forkEarly } from '../supervisor/early-child.mjs'
-import { compiledEntry } from '../safe/compiled.mjs'
-import { ensureTypeScriptLoader } from '../safe/typescript-loader.mjs'
+import { importable } from '../safe/compiled.mjs'
 
 const [command, ...rest] = process.argv.slice(2)
 if (command === 'certify' && !rest.some((arg) => arg === '--help' || arg === '-h')) forkEarly()
-const compiled = await compiledEntry(new URL('./main.ts', import.meta.url))
-if (!compiled) await ensureTypeScriptLoader()
-const { main } = await import(compiled ?? './main.ts')
+const { main } = await import(await importable(new URL('./main.ts', import.meta.url)))
 process.exitCode = await main(process.argv.slice(2))
 discardEarly()

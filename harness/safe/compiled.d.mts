@@ -1,2 +1,3 @@
 export declare function compiledEntry(entry: URL): Promise<string | undefined>
+export declare function importable(url: URL, options?: { bundle?: boolean }): Promise<string>
 export declare function isOwnSource(url: URL): boolean

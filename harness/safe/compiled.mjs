@@ -9,10 +9,22 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { createHash } from 'node:crypto'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { ensureTypeScriptLoader } from './typescript-loader.mjs'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CACHE = join(ROOT, 'node_modules', '.cache', 'toolreg')
 const FORMAT = 1
+
+/**
+ * What to import for the TypeScript module at `url`: its bundle when it is this package's own and
+ * `bundle` allows it, else the source itself, with tsx registered to load it.
+ */
+export async function importable(url, { bundle = true } = {}) {
+  const compiled = bundle && isOwnSource(url) ? await compiledEntry(url) : undefined
+  if (compiled) return compiled
+  await ensureTypeScriptLoader()
+  return url.href
+}
 
 /** Whether `url` is a TypeScript file of this package (not a dependency's, not a user's). */
 export function isOwnSource(url) {

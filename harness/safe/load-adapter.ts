@@ -4,8 +4,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PROFILES, type ConformanceAdapter } from '../contract/adapter.js'
 import { describeThrown } from './safe-read.js'
-import { ensureTypeScriptLoader } from './typescript-loader.mjs'
-import { compiledEntry, isOwnSource } from './compiled.mjs'
+import { importable } from './compiled.mjs'
 
 export class AdapterLoadError extends Error {}
 
@@ -17,7 +16,10 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   if (path !== undefined && !existsSync(resolve(path))) throw new AdapterLoadError(`adapter module not found: ${path}`)
   let module: { default?: unknown }
   try {
-    module = (await import(await loadable(url))) as { default?: unknown }
+    // This package's own adapters load as bundles, like the harness; a user's through tsx, which also
+    // serves the TypeScript it imports at run time. Under --coverage every adapter loads from
+    // source, so that V8's coverage is of the implementation's own files.
+    module = (await import(await importable(new URL(url), { bundle: process.env.NODE_V8_COVERAGE === undefined }))) as { default?: unknown }
   } catch (error) {
     throw new AdapterLoadError(`adapter module ${path ?? 'reference'} failed to load: ${describeThrown(error)}`)
   }
@@ -31,18 +33,4 @@ export async function loadAdapter(path?: string): Promise<ConformanceAdapter> {
   if (unknown.length > 0) throw new AdapterLoadError(`adapter module ${where}: unknown profiles ${unknown.join(', ')} (known: ${PROFILES.join(', ')})`)
   if (typeof adapter.create !== 'function') throw new AdapterLoadError(`adapter module ${where}: "create" must be a function`)
   return adapter as ConformanceAdapter
-}
-
-/**
- * What to import for an adapter module: this package's own TypeScript adapters (the reference,
- * mutants, fixtures) as a bundle, like the harness; anyone else's through tsx, which also serves
- * the TypeScript such an adapter may import at run time. Under `--coverage` every adapter loads
- * from source, so that V8's coverage is of the implementation's own files.
- */
-async function loadable(url: string): Promise<string> {
-  const measured = process.env.NODE_V8_COVERAGE !== undefined
-  const bundled = !measured && isOwnSource(new URL(url)) ? await compiledEntry(new URL(url)) : undefined
-  if (bundled) return bundled
-  await ensureTypeScriptLoader()
-  return url
 }

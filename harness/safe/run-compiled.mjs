@@ -4,8 +4,7 @@
 // sees its own path and arguments in process.argv, as under `node --import tsx <file.ts>`.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { compiledEntry, isOwnSource } from './compiled.mjs'
-import { ensureTypeScriptLoader } from './typescript-loader.mjs'
+import { importable } from './compiled.mjs'
 
 const file = process.argv[2]
 if (file === undefined) {
@@ -13,7 +12,4 @@ if (file === undefined) {
   process.exit(2)
 }
 process.argv.splice(1, 1)
-const url = pathToFileURL(resolve(file))
-const compiled = isOwnSource(url) ? await compiledEntry(url) : undefined
-if (!compiled) await ensureTypeScriptLoader()
-await import(compiled ?? url.href)
+await import(await importable(pathToFileURL(resolve(file))))

@@ -1,9 +1,6 @@
 // Entry point of a child that runs the implementation for `toolreg certify` (child.ts): a bundle
 // of the harness (safe/compiled.mjs), else the TypeScript through tsx. The adapter is loaded
 // through tsx either way (safe/load-adapter.ts registers it).
-import { compiledEntry } from '../safe/compiled.mjs'
-import { ensureTypeScriptLoader } from '../safe/typescript-loader.mjs'
+import { importable } from '../safe/compiled.mjs'
 
-const compiled = await compiledEntry(new URL('./child.ts', import.meta.url))
-if (!compiled) await ensureTypeScriptLoader()
-await import(compiled ?? './child.ts')
+await import(await importable(new URL('./child.ts', import.meta.url)))

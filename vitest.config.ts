@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import SlowestFirst from './tests/slowest-first.js'
 
 const INCLUDE = ['reference-impl/**/*.test.ts', 'harness/**/*.test.ts', 'fixtures/**/*.test.ts', 'tests/**/*.test.ts']
 /** Files that mock a module another file may already have loaded: they get a module registry of their own. */
@@ -10,6 +11,8 @@ export default defineConfig({
     // vitest's default is one worker less than the CPUs: on 2 cores, one file at a time. Most files
     // here wait on certify processes, so a file per core keeps both busy.
     maxWorkers: '100%',
+    // The longest files first, on a fresh clone too (tests/slowest-first.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       // A worker keeps its modules from one file to the next: importing the harness afresh for each
       // of 58 files cost about as much CPU as the in-process tests themselves.

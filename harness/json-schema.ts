@@ -10,9 +10,25 @@ const Ajv = AjvModule.default ?? AjvModule
 export type { ValidateFunction }
 export type AjvInstance = InstanceType<typeof Ajv>
 
-/** Files toolreg writes and reads back: the first error is enough to name the bad field. */
-export function documentValidator(schema: object): ValidateFunction {
-  return new Ajv({ strict: false, allErrors: false }).compile(schema)
+/** A validator that compiles its schema on its first use, with that use's errors. */
+export interface DocumentValidator {
+  (data: unknown): boolean
+  errors?: ValidateFunction['errors']
+}
+
+/**
+ * Files toolreg writes and reads back: the first error is enough to name the bad field. Compiled
+ * when first used: a certify run that reads no baseline and no case file compiles neither.
+ */
+export function documentValidator(schema: object): DocumentValidator {
+  let compiled: ValidateFunction | undefined
+  const validate: DocumentValidator = (data) => {
+    compiled ??= new Ajv({ strict: false, allErrors: false }).compile(schema)
+    const valid = compiled(data)
+    validate.errors = compiled.errors
+    return valid
+  }
+  return validate
 }
 
 /** Protocol messages: every schema under protocol/schema/, strict about the schemas themselves. */

@@ -28,7 +28,8 @@ describe.concurrent('a child that ends or stalls is that clause\'s failure, neve
   }, BOUND_MS)
 
   test('a synchronous infinite loop in a hook: blocked in its pre-execute stage, its family judged from it, the rest goes on', async () => {
-    const run = await certify([...hostile('child-sync-loop-in-hook'), '--clause', 'PRE-1', '--clause', 'PRE-2', '--clause', 'CODE-3', '--case-timeout', '1s'])
+    const clauses = ['--clause', 'PRE-1', '--clause', 'PRE-2', '--clause', 'CODE-3']
+    const run = await certify([...hostile('child-sync-loop-in-hook'), '--workers', '1', ...clauses, '--case-timeout', '1s'])
     expectHostile(run, { exit: 1, fails: ['PRE-1', 'PRE-2'], stage: 'pre', escape: null, passes: ['CODE-3'] })
     expect([run.clause('PRE-1'), run.clause('PRE-2')].some((v) => v?.ended?.killed === 'blocked')).toBe(true)
   }, BOUND_MS)
@@ -39,7 +40,7 @@ describe.concurrent('a child that ends or stalls is that clause\'s failure, neve
   }, BOUND_MS)
 
   test('a heap that outgrows the cap: the clause failed, the child named out of memory', async () => {
-    const run = await certify([...hostile('child-heap-grows'), '--max-heap', '64', '--clause', 'PRE-1'])
+    const run = await certify([...hostile('child-heap-grows'), '--workers', '1', '--max-heap', '64', '--clause', 'PRE-1'])
     expectHostile(run, { exit: 1, fails: ['PRE-1'], ended: { outOfMemory: true }, escape: null, passes: [] })
   }, BOUND_MS)
 })
@@ -53,7 +54,8 @@ describe.concurrent('loading the adapter and the preflight (create() and dispose
   const stopped: HostileExpectation = { exit: 2, fails: [], passes: [] }
   const beforeAnyClause = ['child-dispose-never-settles', 'child-exit-in-preflight', 'child-loop-at-load']
   test.each(beforeAnyClause)('%s: exit 2 with one line and a report that judges nothing, bounded', async (name) => {
-    const run = await certify([...hostile(name), '--case-timeout', '1s'])
+    // One child: a second would only repeat the first one's load (a loop at load burns a core for 5 s).
+    const run = await certify([...hostile(name), '--workers', '1', '--case-timeout', '1s'])
     expectHostile(run, stopped)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
   }, BOUND_MS)

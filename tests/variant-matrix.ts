@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { falseVerdicts, loadVariants, variantCheck, type VariantResult } from '../harness/mutation/variants.js'
 
-export const PARTS = 2
+export const PARTS = 3
 const seeds = (process.env.TOOLREG_VARIANT_SEEDS ?? '20261201').split(',').map(Number)
 const RUNS = Number(process.env.TOOLREG_VARIANT_RUNS ?? 25)
 

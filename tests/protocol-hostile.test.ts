@@ -1,7 +1,11 @@
 // Hostile protocol servers (fixtures/hostile/server-*.ts): each run ends in bounded time, the
 // harness survives, every clause gets a verdict, the one that met the misbehaviour fails, and the
-// clauses after it run on a restarted server; through `toolreg certify --command` too, with its
-// exit code and a valid report. Asserted on statuses, clause IDs and exit codes, never on text.
+// clauses after it run on a restarted server. Checked clause by clause through the remote adapter
+// alone (no supervision: a dead server is an adapter error there), and through `toolreg certify
+// --command`, where a server that exits or hangs fails the clause it happened in, naming how it
+// ended, and one that breaks the protocol is an adapter error (exit 2). Asserted on statuses,
+// clause IDs, stages and exit codes, never on text.
+import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
 import { connectRemote, type RemoteAdapter } from '../harness/protocol/remote-adapter.js'
@@ -68,17 +72,31 @@ describe.concurrent('hostile protocol servers, checked clause by clause', () => 
 /** `toolreg certify --command` against a hostile server: exit codes, clauses, stages, a valid report. */
 const BOUND_MS = 150_000
 const server = (name: string) => ['--command', `node harness/safe/run-compiled.mjs fixtures/hostile/server-${name}.ts`]
+const SERVER_EXIT = { escape: 'server exit', stage: null } as const
 
-// Side by side: each run mostly waits on a dead or silent server, so four at once cost little more than one.
+// Side by side: each run mostly waits on a dead or silent server, so five at once cost little more than one.
 describe.concurrent('certifying a hostile protocol server (--command)', () => {
   it.each<[string, string[], HostileExpectation, Record<string, string>]>([
-    ['garbage-stdout', ['--clause', 'SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, {}],
-    ['exit-mid-call', ['--clause', 'SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, {}],
-    ['sync-loop', ['--clause', 'SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, { TOOLREG_REPLY_TIMEOUT_MS: '1500' }],
+    // A server that exits or hangs is the implementation's: its clause fails, naming how; the next clause runs on a new server.
+    ['exit-mid-call', ['SCP-1', 'EXE-1'], { exit: 1, fails: ['SCP-1'], ended: { exitCode: 0 }, ...SERVER_EXIT, passes: ['EXE-1'] }, {}],
+    ['crash-after-calls', ['DEF-1', 'DEF-2', 'EXE-1'], { exit: 1, fails: ['DEF-2'], ended: { exitCode: 3 }, ...SERVER_EXIT, passes: ['EXE-1'] }, {}],
+    // A hang is judged once: SCP-2, of the same family, from SCP-1's.
+    ['sync-loop', ['SCP-1', 'SCP-2', 'EXE-1'], { exit: 1, fails: ['SCP-1', 'SCP-2'], ended: { killed: 'blocked' }, ...SERVER_EXIT, passes: ['EXE-1'] }, {
+      TOOLREG_REPLY_TIMEOUT_MS: '1500',
+    }],
+    // A server that breaks the protocol is a broken adapter: exit 2, the clause it broke named in the errors.
+    ['garbage-stdout', ['SCP-1'], { exit: 2, fails: [], broken: ['SCP-1'], passes: [] }, {}],
     ['no-handshake', [], { exit: 2, fails: [], passes: [] }, { TOOLREG_HANDSHAKE_TIMEOUT_MS: '1500' }],
   ])('server-%s: bounded, the exit code and the clauses it must produce, a valid report', async (name, clauses, expected, env) => {
-    const run = await certifyHostile(`server-${name}`, [...server(name), ...clauses, '--runs', '5', '--seed', String(SEED), '--workers', '1'], BOUND_MS, env)
+    const args = [...server(name), ...clauses.flatMap((id) => ['--clause', id]), '--runs', '5', '--seed', String(SEED), '--workers', '1']
+    const run = await certifyHostile(`server-${name}`, args, BOUND_MS, env)
     expectHostile(run, expected)
+    if (name !== 'exit-mid-call') return
+    // The case the server died on replays as that failure (exit 1), not as an adapter error.
+    const saved = run.clause('SCP-1')?.counterexample
+    expect(saved, 'the case the server died on was saved').toBeTypeOf('string')
+    const replay = await execa('node', ['harness/cli/toolreg.mjs', 'replay', saved!, ...server(name)], { reject: false })
+    expect(replay.exitCode).toBe(1)
   }, BOUND_MS + 10_000)
 })
 

@@ -24,21 +24,25 @@ export async function replay(file: string | undefined, target: ReplayTarget = {}
   const ce = await readCounterexample(file, isScenarioCase)
   const property = PROPERTIES.find((p) => p.id === ce.clause)
   if (!property) throw new UsageError(`${file}: no property checks clause ${ce.clause}`)
-  const adapter = target.command ? remoteAdapter(target.command, false) : await loadAdapter(target.adapter)
+  // A protocol server that exits or hangs on the case is the failure certify reported, not an adapter error.
+  let serverEnded: string | undefined
+  const onEnded = (_how: unknown, detail: string) => void (serverEnded ??= detail)
+  const adapter = target.command ? remoteAdapter(target.command, false, onEnded) : await loadAdapter(target.adapter)
   try {
-    return await replayOn(adapter, ce, property)
+    return await replayOn(adapter, ce, property, () => serverEnded)
   } finally {
     ;(adapter as Partial<RemoteAdapter>).close?.()
   }
 }
 
-async function replayOn(adapter: ConformanceAdapter, ce: CounterexampleFile, property: ConformanceProperty): Promise<number> {
+async function replayOn(adapter: ConformanceAdapter, ce: CounterexampleFile, property: ConformanceProperty, ended: () => string | undefined): Promise<number> {
   const outcome = await underWatchdog(ce.clause, property.title, () => property.run(adapter, ce.case, replayScheduler(ce.schedule)))
-  if (outcome.adapterError) {
+  const death = ended()
+  if (outcome.adapterError && !death) {
     console.error(`adapter error: ${outcome.adapterError}`)
     return 2
   }
-  const violations = violationsOf(property, outcome)
+  const violations = death ? [{ clause: ce.clause, detail: death }] : violationsOf(property, outcome)
   if (violations.length === 0) {
     console.log(`${property.id} passes on this scenario with ${adapter.name}`)
     return 0

@@ -86,6 +86,8 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     const violations = violationsOf(property, outcome)
     if (violations.length === 0) return true
     const found: FailingCase = { testCase, schedule: releasedOrder(scheduler), violations, trace: outcome.trace }
+    // The implementation's process ended in this case: it is the counterexample, and nothing is left to run.
+    if (outcome.implementationEnded) stopped = true
     if (!original) {
       original = { ...found, check: checkOf(violations[0]!) }
       shrinkingSince = Date.now()

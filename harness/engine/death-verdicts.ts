@@ -4,7 +4,7 @@
  * time budget left untested; and escapes the child reported after a clause's verdict.
  */
 import type { Violation } from '../oracle/judge.js'
-import { counterexampleOf } from './judge-clause.js'
+import { counterexampleOf, escapeFields } from './judge-clause.js'
 import type { ChildDeath } from './verdict.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
 import type { Escape } from '../watchdog/record.js'
@@ -87,7 +87,7 @@ export function applyEscapes(verdicts: readonly Verdict[], escapes: readonly Esc
     if (verdict.status === 'failed' || verdict.status === 'untested') continue
     const { error: _replaced, ...rest } = verdict
     const violations = [{ clause: verdict.clause, detail: escape.detail }]
-    out[index] = { ...rest, status: 'failed', violations, escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}) }
+    out[index] = { ...rest, status: 'failed', violations, ...escapeFields(escape) }
   }
   return { verdicts: out, errors }
 }

@@ -60,8 +60,8 @@ function escapeBehind(violations: readonly Violation[], escapes: readonly Escape
   return escapes.find((e) => details.has(e.detail))
 }
 
-const escapeFields = (escape: Escape | undefined): Pick<Verdict, 'escape' | 'stage'> =>
-  escape ? { escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}) } : {}
+export const escapeFields = (escape: Escape | undefined): Pick<Verdict, 'escape' | 'stage' | 'ended'> =>
+  escape ? { escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}), ...(escape.ended ? { ended: escape.ended } : {}) } : {}
 
 /** A replayable file for the case something happened in, when the case was kept. */
 export function counterexampleOf(at: RunningCase, adapter: string, seed: number, violations: Violation[]): Verdict['counterexample'] {

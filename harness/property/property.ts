@@ -16,6 +16,8 @@ export interface CaseOutcome {
   adapterError?: string
   /** The implementation refused a registration this case needs: the case is skipped, not judged. */
   refused?: string
+  /** The process running the implementation ended during the case: the clause is judged from it, no case runs after. */
+  implementationEnded?: true
 }
 
 export interface ConformanceProperty<Case = unknown> {

@@ -6,7 +6,7 @@
 import { spawnServer } from './child-transport.js'
 import { PROTOCOL_VERSION, type Welcome } from './messages.js'
 import { Peer } from './peer.js'
-import { ProtocolError } from './protocol-error.js'
+import { ProtocolError, ServerEnded, type ServerEnd } from './protocol-error.js'
 
 export interface ConnectionOptions {
   command: string
@@ -19,6 +19,11 @@ export interface ConnectionOptions {
   replyTimeoutMs?: number
   /** Copy the server's standard error and logs to ours. */
   debug?: boolean
+  /**
+   * The server ended of its own doing after the handshake (it exited, was ended by a signal, or
+   * hung), with what happened and during which call. Called once per server, as it happens.
+   */
+  onEnded?: (ended: ServerEnd, detail: string) => void
 }
 
 /** Overridable with TOOLREG_HANDSHAKE_TIMEOUT_MS and TOOLREG_REPLY_TIMEOUT_MS. */
@@ -35,6 +40,7 @@ export class Connection {
   readonly welcome: Welcome
   private readonly logTail: string[] = []
   private deathReported = false
+  private handshaken = false
 
   constructor(readonly options: ConnectionOptions) {
     const transport = spawnServer(options.command, {
@@ -45,6 +51,9 @@ export class Connection {
       validate: options.validate === true,
       replyTimeoutMs: options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
       writeThrough: true,
+      onClosed: (error) => {
+        if (this.handshaken && error instanceof ServerEnded) options.onEnded?.(error.ended, this.deathText(error))
+      },
       onLog: (level, message) => {
         this.logTail.push(`${level}: ${message}`)
         if (this.logTail.length > 5) this.logTail.shift()
@@ -63,6 +72,7 @@ export class Connection {
     if (this.welcome.type !== 'welcome') throw new ProtocolError(
       `the server answered the handshake with a ${String((this.welcome as { type?: unknown }).type)} message`,
     )
+    this.handshaken = true
     this.peer.listen()
   }
 
@@ -78,9 +88,13 @@ export class Connection {
     const closed = this.peer.closed
     if (!closed || this.deathReported) return undefined
     this.deathReported = true
+    return new ProtocolError(this.deathText(closed))
+  }
+
+  private deathText(closed: ProtocolError): string {
     const during = this.peer.closedDuring && !closed.message.includes(this.peer.closedDuring) ? ` during ${this.peer.closedDuring}` : ''
     const logs = this.logTail.length > 0 ? `; its last log lines: ${this.logTail.join(' | ')}` : ''
-    return new ProtocolError(`the implementation's server died${during}: ${closed.message}${logs}`)
+    return `the implementation's server died${during}: ${closed.message}${logs}`
   }
 
   /** The server's last log lines, for error messages. */

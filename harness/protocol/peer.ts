@@ -12,7 +12,7 @@
  */
 import { Codec, type Encoded } from './codec.js'
 import type { Message, Reply, Request, Welcome } from './messages.js'
-import { ProtocolError } from './protocol-error.js'
+import { ProtocolError, ServerEnded } from './protocol-error.js'
 import type { Incoming, Transport } from './transport.js'
 import { validateMessage } from './validate.js'
 
@@ -40,8 +40,8 @@ export class Peer {
   private readonly replies = new Map<number, Reply | Welcome>()
   private releases: [number, number][] = []
   private validate: boolean
-  /** Requests of ours still waiting for their answer (nested ones included). */
-  private depth = 0
+  /** What each request of ours still waiting for its answer asked for, outermost first. */
+  private readonly waiting: string[] = []
   private yieldScheduled = false
 
   constructor(
@@ -79,11 +79,12 @@ export class Peer {
     if (this.closed) throw this.closed
     const id = this.nextId++
     this.send({ ...message, id } as Message)
-    this.depth++
+    this.waiting.push(what)
     try {
       return this.await(id, what, timeoutMs)
     } finally {
-      if (--this.depth === 0) this.scheduleYield()
+      this.waiting.pop()
+      if (this.waiting.length === 0) this.scheduleYield()
     }
   }
 
@@ -101,7 +102,8 @@ export class Peer {
       }
       const incoming = this.transport.receiveSync(timeoutMs)
       if (incoming === undefined) {
-        const error = new ProtocolError(`no answer to ${what} within ${timeoutMs} ms: the implementation is hung (its server was killed)`)
+        const hung = `no answer to ${what} within ${timeoutMs} ms: the implementation is hung (its server was killed)`
+        const error = new ServerEnded(hung, { exitCode: null, signal: null, killed: 'blocked' })
         this.closedDuring = what
         this.transport.kill(`hung in ${what}`)
         this.close(error)
@@ -122,6 +124,7 @@ export class Peer {
   close(error: ProtocolError): void {
     if (this.closed) return
     this.closed = error
+    this.closedDuring ??= this.waiting.at(-1)
     this.codec.rejectAll(error)
     this.options.onClosed?.(error)
   }
@@ -138,7 +141,7 @@ export class Peer {
 
   private receive(incoming: Incoming, idle: boolean): void {
     if (this.closed) return
-    if ('closed' in incoming) return this.close(new ProtocolError(incoming.closed))
+    if ('closed' in incoming) return this.close(closedBy(incoming))
     const message = this.parse(incoming.line)
     if (message) this.dispatch(message, idle)
   }
@@ -185,7 +188,7 @@ export class Peer {
         if (TRACE) process.stderr.write(`${TRACE} hold ran out\n`)
         return
       }
-      if ('closed' in incoming) return this.close(new ProtocolError(incoming.closed))
+      if ('closed' in incoming) return this.close(closedBy(incoming))
       const message = this.parse(incoming.line)
       if (!message || message.type === 'yield') return
       if (message.type === 'reply' || message.type === 'welcome' || message.type === 'release' || message.type === 'log') {
@@ -333,4 +336,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 function excerpt(line: string): string {
   return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line)
+}
+
+/** The error a closed transport stands for: an end of the other side's own making, or a broken connection. */
+function closedBy(incoming: { closed: string; ended?: ServerEnded['ended'] }): ProtocolError {
+  return incoming.ended ? new ServerEnded(incoming.closed, incoming.ended) : new ProtocolError(incoming.closed)
 }

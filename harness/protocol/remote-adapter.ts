@@ -5,11 +5,14 @@
  * crosses as a handle and runs here, under the harness's scheduler. When the server dies (exits,
  * hangs, breaks the protocol), the next `create()` throws once with what happened — so the
  * property it happened in is reported with that reason — and the one after starts a new server:
- * a crash costs one property, not the run.
+ * a crash costs one property, not the run. With `onEnded`, a server that exited or hung is
+ * reported there as it happens (the certify child makes it the running case's failure), and
+ * only a broken protocol still throws from the next `create()`.
  */
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { AdapterLoadError } from '../safe/load-adapter.js'
 import { Connection, type ConnectionOptions } from './connection.js'
+import { ServerEnded } from './protocol-error.js'
 
 export interface RemoteAdapter extends ConformanceAdapter {
   /** Stops the server (the adapter can still start a new one). */
@@ -32,7 +35,8 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
     },
     async create(config: RegistryConfig): Promise<RegistryUnderTest> {
       if (connection.dead) {
-        const death = connection.death()
+        const ended = connection.peer.closed instanceof ServerEnded && options.onEnded !== undefined
+        const death = ended ? undefined : connection.death()
         if (death) throw death
         connection.close()
         connection = new Connection(options)
@@ -54,9 +58,9 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
 }
 
 /** For the command line: a handshake that fails is one clear line (exit 2), not a stack trace. */
-export function remoteAdapter(command: string, validate: boolean): RemoteAdapter {
+export function remoteAdapter(command: string, validate: boolean, onEnded?: ConnectionOptions['onEnded']): RemoteAdapter {
   try {
-    return connectRemote({ command, validate })
+    return connectRemote({ command, validate, ...(onEnded ? { onEnded } : {}) })
   } catch (error) {
     throw new AdapterLoadError(`protocol error: ${error instanceof Error ? error.message : String(error)}`)
   }

@@ -2,7 +2,10 @@
  * A line transport as the protocol peer sees it: lines out, lines in — either blocking (while a
  * synchronous call waits for its answer) or delivered when this thread is idle.
  */
-export type Incoming = { line: string } | { closed: string }
+import type { ServerEnd } from './protocol-error.js'
+
+/** `ended`: the other side's process ended on its own (not killed by this side). */
+export type Incoming = { line: string } | { closed: string; ended?: ServerEnd }
 
 export interface Transport {
   send(line: string): void

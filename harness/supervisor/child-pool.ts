@@ -148,7 +148,8 @@ export class ChildPool {
     const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
     const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
-    if (answer.type === 'verdict' && answer.verdict.clause === property.id) return answer.verdict
+    // A protocol server that hung fails its clause in the child, which lives on: the same rule applies.
+    if (answer.type === 'verdict' && answer.verdict.clause === property.id) return this.noteStuck(property, answer.verdict)
     child.kill('blocked')
     return { ...infoVerdict(property), status: 'error', error: `the child answered ${property.id} with ${answer.type}` }
   }
@@ -161,7 +162,12 @@ export class ChildPool {
     // An escape the child reported before it died (changed globals that kept the case from settling) names the cause.
     const cause = died.escape ? undefined : this.escapes.find((e) => e.at?.clause === property.id)
     const verdict: Verdict = cause ? { ...died, escape: cause.kind, ...(died.stage || !cause.stage ? {} : { stage: cause.stage }) } : died
-    const stuck = death.ended.killed === 'blocked' || death.ended.killed === 'deadline'
+    return this.noteStuck(property, verdict)
+  }
+
+  /** A clause that blocked or hung: its family is judged from it, and later clauses get the short silence. */
+  private noteStuck(property: PropertyInfo, verdict: Verdict): Verdict {
+    const stuck = verdict.ended?.killed === 'blocked' || verdict.ended?.killed === 'deadline'
     if (stuck && !this.blockedFamilies.has(familyOf(property.id))) this.blockedFamilies.set(familyOf(property.id), verdict)
     this.stuckOnce ||= stuck
     return verdict

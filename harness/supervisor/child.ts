@@ -51,7 +51,8 @@ async function open(): Promise<ConformanceAdapter | undefined> {
   supervisor.propertyStarted({ id: 'adapter', title: 'loading the adapter' })
   try {
     const { command, validateProtocol, adapterPath } = init.target
-    return command ? remoteAdapter(command, validateProtocol) : await loadAdapter(adapterPath)
+    const onEnded = supervisor.serverEnded.bind(supervisor)
+    return command ? remoteAdapter(command, validateProtocol, onEnded) : await loadAdapter(adapterPath)
   } catch (error) {
     send({ type: 'load-error', error: error instanceof Error ? error.message : describeThrown(error) })
     return undefined

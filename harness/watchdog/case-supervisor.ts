@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs'
 import type { Violation } from '../oracle/judge.js'
 import { listenToStages } from '../scenario/stage-probe.js'
 import type { CaseOutcome, ConformanceProperty } from '../property/property.js'
+import type { ServerEnd } from '../protocol/protocol-error.js'
 import { EscapeTraps } from './escapes.js'
 import { globalsChanged, globalsChangedQuick, revertChangedGlobals } from './globals.js'
 import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './record.js'
@@ -104,7 +105,16 @@ export class Supervisor {
     }
     for (const escape of escaped) this.reported.add(escape)
     const { adapterError: _explained, ...rest } = outcome
-    return { ...rest, violations: [...outcome.violations, ...escaped.map((e): Violation => ({ clause: property.clause, detail: e.detail }))] }
+    const own = escaped.map((e): Violation => ({ clause: property.clause, detail: e.detail }))
+    // Once the implementation's process is gone, what its calls returned after is only the echo of its end.
+    if (escaped.some((e) => e.ended)) return { ...rest, violations: own, implementationEnded: true }
+    return { ...rest, violations: [...outcome.violations, ...own] }
+  }
+
+  /** The implementation's protocol server ended (it exited, or hung and was killed): an escape of the case running, else of the property. */
+  serverEnded(ended: ServerEnd, detail: string): void {
+    const at = this.running ?? this.property
+    this.traps.add({ kind: 'server exit', detail, ...(at ? { at } : {}), ...(this.stage ? { stage: this.stage } : {}), ended })
   }
 
   /** After a property: escapes that surfaced after their case ended, and globals changed since. */

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { ServerEnd } from '../protocol/protocol-error.js'
 
 /** The longest the implementation may block the event loop (the reference's longest stretch is far below it). */
 export const DEFAULT_CASE_TIMEOUT_MS = 5_000
@@ -36,8 +37,11 @@ export interface BlockedRecord extends RunningCase {
   stage?: string
 }
 
-/** What escaped the implementation's calls; a report row names it (`escape`). */
-export type EscapeKind = 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit'
+/**
+ * What escaped the implementation's calls; a report row names it (`escape`). `server exit`: the
+ * protocol server (`--command`) exited, was ended by a signal, or hung and was killed.
+ */
+export type EscapeKind = 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit' | 'server exit'
 
 export interface Escape {
   kind: EscapeKind
@@ -46,6 +50,8 @@ export interface Escape {
   at?: RunningCase
   /** The stage the interpreter entered last when it happened. */
   stage?: string
+  /** The process running the implementation ended with it: how (its verdict's `ended`). */
+  ended?: ServerEnd
 }
 
 /** The clause, case and stage a process was on last. */

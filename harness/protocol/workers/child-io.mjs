@@ -43,5 +43,9 @@ const how = killedBecause
       ? `was ended by ${result.signal}`
       : `failed to start (${result.originalMessage ?? result.shortMessage})`
 const tail = stderrTail.trim()
-deliver({ closed: `the server ${how}${tail ? `; its stderr ends: ${tail.slice(-600)}` : ''}` })
+// An exit or a signal of its own is the implementation's; a kill of ours or a failed start is not.
+const ended = !killedBecause && (result.exitCode !== undefined || result.signal)
+  ? { ended: { exitCode: result.exitCode ?? null, signal: result.signal ?? null } }
+  : {}
+deliver({ closed: `the server ${how}${tail ? `; its stderr ends: ${tail.slice(-600)}` : ''}`, ...ended })
 port.close()

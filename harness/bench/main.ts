@@ -14,6 +14,7 @@ import { measureCertifyTime } from './certify-time.js'
 import { measureDetection } from './detection.js'
 import { measureExecuteCost } from './execute-cost.js'
 import { measureSandboxCost } from './sandbox-cost.js'
+import { measureSupervisionCost } from './supervision-cost.js'
 import { fmt } from './stats.js'
 
 const quick = process.argv.includes('--quick')
@@ -43,6 +44,8 @@ progress('cost of the run_code sandbox')
 const sandboxCost = await measureSandboxCost(repeats, quick ? 5 : 20)
 if (withDetection) progress(`runs-to-detection over ${seeds.length} seeds`)
 const detection = withDetection ? await measureDetection(await loadMutants(), seeds) : []
+progress('cost of supervising each case (in process, with and without)')
+const supervisionCost = await measureSupervisionCost(reference, repeats, 1)
 
 const commit = (() => {
   try {
@@ -52,7 +55,7 @@ const commit = (() => {
   }
 })()
 const machine = { cpus: cpus().length, loadAverage1m: { start: loadBefore, end: loadavg()[0]! } }
-const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, baseline, sandboxCost, detection }
+const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, baseline, sandboxCost, supervisionCost, detection }
 await mkdir('reports', { recursive: true })
 await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 
@@ -81,6 +84,10 @@ const lines = [
     ]
     : []),
   `| the same properties in process, default depth (sum of the suites below) | ${fmt(certifyTime.totalMs, 0, ' ms')} |`,
+  `| isolation, all of it: \`npm run certify\` minus the in-process time (processes, loading, the supervisor) | ` +
+    `${Math.round(certifyCli.wallMs.median - certifyTime.totalMs.median)} ms |`,
+  `| of which supervising each case (watchdog, escape traps, globals): in process with / without | ` +
+    `${fmt(supervisionCost.supervisedMs, 0, ' ms')} / ${fmt(supervisionCost.plainMs, 0, ' ms')} (×${fmt(supervisionCost.ratio, 2)}) |`,
   `| one \`run_code\` call with one sub-call (sandbox thread + QuickJS) / the tool called natively | ` +
     `${fmt(sandboxCost.runCodeMs, 2, ' ms')} / ${fmt(sandboxCost.nativeMs, 3, ' ms')} (×${fmt(sandboxCost.ratio, 0)}) |`,
   `| harness overhead (case time / time in execute) | ×${fmt(certifyTime.harnessOverhead, 1)} |`,

@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { execa } from 'execa'
 import { CLAUSES } from '../contract/clauses.js'
 import type { CertifyReport, ClauseVerdict } from '../report/build-report.js'
 import { PEERS, type PeerEntry } from '../../reference-impl/adapters/peers/index.js'
@@ -79,6 +78,7 @@ async function certifyPeer(peer: PeerEntry, options: PeersOptions): Promise<Peer
     ...baseline
   ]
   try {
+    const { execa } = await import('execa')
     const child = await execa(process.execPath, [resolve(ROOT, 'harness/cli/toolreg.mjs'), ...args], { reject: false, cwd: process.cwd(), all: true })
     if (!existsSync(json)) return { peer, exitCode: 2, error: lastLine(child.all ?? '') || `certify exited ${child.exitCode}`, ms: Date.now() - started }
     const report = JSON.parse(await readFile(json, 'utf8')) as CertifyReport

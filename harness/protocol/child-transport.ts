@@ -1,6 +1,5 @@
 /** The harness's transport: a server process spawned from a command line, driven by an I/O worker. */
 import { Worker, MessageChannel } from 'node:worker_threads'
-import { parseCommandString } from 'execa'
 import { ThreadMailbox } from './thread-mailbox.js'
 import type { Transport } from './transport.js'
 
@@ -11,12 +10,13 @@ export interface SpawnOptions {
 }
 
 export function spawnServer(command: string, options: SpawnOptions = {}): Transport {
-  const [file, ...args] = parseCommandString(command)
-  if (file === undefined) throw new Error('the server command is empty')
+  // The I/O worker parses the command line (execa's parseCommandString): loading execa here would
+  // cost every certify process a tenth of a second of start-up.
+  if (command.trim() === '') throw new Error('the server command is empty')
   const { port1, port2 } = new MessageChannel()
   const mailbox = new ThreadMailbox(port1)
   const worker = new Worker(new URL('./workers/child-io.mjs', import.meta.url), {
-    workerData: { port: port2, counter: mailbox.counter.buffer, file, args, cwd: options.cwd ?? process.cwd(), echoStderr: options.echoStderr === true },
+    workerData: { port: port2, counter: mailbox.counter.buffer, command, cwd: options.cwd ?? process.cwd(), echoStderr: options.echoStderr === true },
     transferList: [port2],
   })
   worker.unref()

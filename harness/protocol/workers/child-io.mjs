@@ -2,11 +2,12 @@
 // main thread posts to its standard input, and hands each line of its standard output to the
 // main thread (which may be blocked waiting for an answer). Its exit, with the tail of its
 // standard error, closes the connection.
-import { execa } from 'execa'
+import { execa, parseCommandString } from 'execa'
 import { workerData } from 'node:worker_threads'
 import { deliverer, lineSplitter } from './deliver.mjs'
 
-const { port, counter, file, args, cwd, echoStderr } = workerData
+const { port, counter, command, cwd, echoStderr } = workerData
+const [file, ...args] = parseCommandString(command)
 const deliver = deliverer(port, counter)
 const TAIL = 2000
 let stderrTail = ''

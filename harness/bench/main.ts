@@ -55,7 +55,9 @@ const commit = (() => {
   }
 })()
 const machine = { cpus: cpus().length, loadAverage1m: { start: loadBefore, end: loadavg()[0]! } }
-const report = { node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, baseline, sandboxCost, supervisionCost, detection }
+const report = {
+  node: process.version, commit, machine, repeats, seeds, executeCost, certifyTime, certifyCli, baseline, sandboxCost, supervisionCost, detection,
+}
 await mkdir('reports', { recursive: true })
 await writeFile('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`)
 

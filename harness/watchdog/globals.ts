@@ -22,6 +22,8 @@ const { describeThrown } = await import('../safe/safe-read.js')
 
 /** Globals the test runner and Node itself may add while the suites run. */
 const RUNTIME_GLOBALS = /^(__vitest|__VITEST|__vite|__coverage__|_|\$|Symbol\(|__toolreg)/
+let ignoredRoots = RUNTIME_GLOBALS
+const rootsAtStart = new Set(Reflect.ownKeys(globalThis))
 
 /** Prototypes whose own keys and values are fingerprinted: a key added, removed or replaced. */
 const WATCHED_PROTOTYPES: readonly object[] = [Object.prototype, Array.prototype, Function.prototype, Promise.prototype, String.prototype]
@@ -77,13 +79,26 @@ export function globalsChanged(): boolean {
   }
 }
 
+/**
+ * New names on globalThis are left alone: a library sets up such a name once, as it loads (a
+ * registry `??=`-defined at import), and it is that library's module state, not a change the
+ * harness reads. Every global that existed before, and everything reachable from it, is watched.
+ */
+function ignoreNewRoots(): void {
+  const added = Reflect.ownKeys(globalThis).filter((key): key is string => typeof key === 'string' && !rootsAtStart.has(key) && !ignoredRoots.test(key))
+  if (added.length === 0) return
+  const names = added.map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
+  ignoredRoots = new RegExp(`${ignoredRoots.source}|^(${names})$`)
+}
+
 /** Reverts any change to the globals and describes it; undefined when nothing changed. */
 export function revertChangedGlobals(): string | undefined {
+  ignoreNewRoots()
   try {
-    assertNoPoisoning({ ignoredRootRegex: RUNTIME_GLOBALS })
+    assertNoPoisoning({ ignoredRootRegex: ignoredRoots })
     return undefined
   } catch (error) {
-    restoreGlobals({ ignoredRootRegex: RUNTIME_GLOBALS })
+    restoreGlobals({ ignoredRootRegex: ignoredRoots })
     const what = describeThrown(error, 2000)
     return `the implementation changed globals (reverted before the next case): ${what.split('\n').slice(0, 5).join('; ')}`
   }

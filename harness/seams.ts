@@ -102,17 +102,22 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
   const config: Scenario['config'] = { ...scenario.config }
   if (!seams.has('approval')) delete config.approval
   if (!seams.has('timeouts')) delete config.timeoutPolicy
-  return {
+  const pre = seams.has('pre-execute') ? scenario.pre : seams.has('pre-decision') ? scenario.pre.slice(0, 1).map(({ scope: _s, tamper: _t, ...p }) => p) : []
+  const restricted: Scenario = {
     ...scenario,
     config,
     tools: scenario.tools.map((tool) => restrictTool(tool, seams)),
-    pre: seams.has('pre-execute') ? scenario.pre : seams.has('pre-decision') ? scenario.pre.slice(0, 1).map(({ scope: _s, tamper: _t, ...pre }) => pre) : [],
+    pre,
     guards: keep('guards', scenario.guards),
     wrappers: keep('around-wrapper', scenario.wrappers),
     post: keep('post-execute', scenario.post),
     observers: keep('result-observers', scenario.observers),
     calls: scenario.calls.filter((call) => seams.has('input-snapshot') || call.malformed === undefined).map((call) => restrictCall(call, seams)),
   }
+  // Without the waterfall there is one decision source: the listener kept, or else the per-tool decisions.
+  const decisionsFit = seams.has('pre-execute') || (pre.length === 0 && (seams.has('pre-decision') || seams.has('tool-decisions')))
+  if (!decisionsFit || !scenario.toolDecisions?.length) delete restricted.toolDecisions
+  return restricted
 }
 
 function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
@@ -165,6 +170,7 @@ const SEAM_METHODS: Partial<Record<Seam, keyof RegistryUnderTest>> = {
   classification: 'executionMode',
   'pre-execute': 'onPreExecute',
   'pre-decision': 'onPreExecute',
+  'tool-decisions': 'decideTool',
   guards: 'guard',
   'around-wrapper': 'onExecute',
   'post-execute': 'onPostExecute',

@@ -16,12 +16,9 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 
+const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' })
 const asking: fc.Arbitrary<PreSpec[]> = fc
-  .tuple(
-    fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 1 }),
-    fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }),
-    timing,
-  )
+  .tuple(fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 1 }), ask, timing)
   .map(([before, value, t]) => [...before, { timing: t, decision: { kind: 'returns', value } as DecisionSpec }])
 
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
@@ -32,14 +29,14 @@ const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
 export default [
   judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
-    scenario({ ...quiet, pre: asking, approval: approval, calls: { max: 2, agents: true } }),
+    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true } }),
   ),
   judged(
     'APR-2',
     'only the exact outcome allowed-once lets the call proceed; any other value, a throw, a rejection or an abort while pending means the body never runs',
     scenario({
       ...quiet,
-      pre: asking,
+      pre: asking, perTool: ask,
       approval: refusing,
       post: fc.array(postListener.map(({ scope: _scope, ...p }) => p), { minLength: 1, maxLength: 1 }),
       calls: { abortScheduled: 20 },
@@ -49,7 +46,7 @@ export default [
     'APR-3', 'a granted approval never bypasses the guards',
     scenario({
       ...quiet,
-      pre: asking,
+      pre: asking, perTool: ask,
       approval: fc.constant<ApprovalSpec>({ kind: 'returns', timing: 'sync', value: 'allowed-once' }),
       guards: fc.array(guard, { minLength: 1, maxLength: 2 }),
     }),

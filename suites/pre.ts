@@ -19,6 +19,8 @@ import { withDirect } from './with-direct.js'
 
 const returns = (value: fc.Arbitrary<ValueDesc>) => value.map((v) => ({ kind: 'returns', value: v }) as DecisionSpec)
 const listeners = (decision: fc.Arbitrary<DecisionSpec>, min = 1) => fc.array(preListener(decision), { minLength: min, maxLength: 3 })
+const deny = fc.string({ maxLength: 4 }).map((reason): ValueDesc => ({ kind: 'deny', reason }))
+const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' })
 /** Delegating listeners around one that decides: the decision can sit at any depth. */
 const around = (decisive: fc.Arbitrary<DecisionSpec>) =>
   fc.tuple(
@@ -34,13 +36,13 @@ export default [
   ),
   judged(
     'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
-    scenario({ pre: around(fc.string({ maxLength: 4 }).map((reason) => ({ kind: 'returns', value: { kind: 'deny', reason } }) as DecisionSpec)) }),
+    scenario({ pre: around(returns(deny)), perTool: deny }),
   ),
   withDirect(judged(
     'PRE-3',
     'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, ' +
       'never an allow, even when an outer listener allows after next()',
-    scenario({ pre: around(returns(malformedPre)), calls: { max: 2 } }),
+    scenario({ pre: around(returns(malformedPre)), perTool: malformedPre, calls: { max: 2 } }),
   ), preMalformedOverridden),
   withDirect(judged(
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
@@ -48,7 +50,7 @@ export default [
   ), preThrowOverridden),
   judged(
     'PRE-5', 'ask with no approval capability configured is a denial',
-    scenario({ pre: around(returns(fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'why' }))), approval: fc.constant(undefined) }),
+    scenario({ pre: around(returns(ask)), perTool: ask, approval: fc.constant(undefined) }),
   ),
   withDirect(judged(
     'PRE-6', 'a pending listener is awaited — even one an outer listener stopped waiting for — and if the caller aborted meanwhile the body never runs',

@@ -109,6 +109,16 @@ describe('faults the generated cases find', () => {
     expect(fixed.filter((t) => noResult(t.trace))).toEqual([])
   }, 60_000)
 
+  it('ai 7.0.18: a per-tool ask on a tool named after an Object.prototype member runs it without asking (PRE-5); 7.0.19 asks', async () => {
+    const failure = failed(await checkProperty(property('PRE-5'), ai18, { runs: 50, seed: 1 }))
+    const scenario = failure.testCase as Scenario
+    // The ask sits on the tool itself (needsApproval), the record has no entry for it: the lookup reaches the prototype.
+    const asked = (scenario.toolDecisions ?? []).map((d) => d.tool)
+    expect(asked.some((name) => name in Object.prototype && scenario.calls.some((c) => c.tool === name))).toBe(true)
+    expect(failure.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
+    expect((await checkProperty(property('PRE-5'), ai19, { runs: 50, seed: 1 })).status).toBe('passed')
+  }, 60_000)
+
   it('agents-core 0.13.5: the run signal never reaches the tool (CAN-1, CAN-3); 0.14.0 hands it over', async () => {
     const early = failed(await checkProperty(property('CAN-1'), agents135, { runs: 50, seed: 1 }))
     expect(early.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)

@@ -16,9 +16,10 @@ import { PROPERTIES } from '../suites/index.js'
 import reference from '../reference-impl/adapters/reference.js'
 import guardThrowPasses from '../fixtures/mutants/guard-throw-passes.js'
 
+/** Every seam declared but `absent`; the reference has no per-tool setting of its own (tool-decisions). */
 const without = (adapter: ConformanceAdapter, ...absent: Seam[]): ConformanceAdapter => ({
   ...adapter,
-  seams: SEAMS.filter((s) => !absent.includes(s)),
+  seams: SEAMS.filter((s) => !absent.includes(s) && s !== 'tool-decisions'),
 })
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
 const reportOf = (adapter: ConformanceAdapter) =>
@@ -140,5 +141,69 @@ describe('seams', () => {
     const adapter: ConformanceAdapter = { ...without(reference), name: 'deaf', create: () => reference.create({}) }
     expect(await seamMismatches(adapter)).toEqual(['adapter deaf: declares the approval seam but create() never installs config.approval'])
     expect(await seamMismatches(without(reference))).toEqual([])
+  })
+})
+
+/** The reference with a per-tool decision table of its own: `decideTool` consulted after every listener delegated. */
+function withOwnTable(honoursAsk: boolean): ConformanceAdapter {
+  return {
+    ...reference,
+    name: honoursAsk ? 'own-table' : 'own-table-ask-runs',
+    seams: [...SEAMS],
+    async create(config) {
+      const registry = await reference.create(config)
+      const table = new Map<string, unknown>()
+      let installed = false
+      const decideTool = (tool: string, decision: unknown) => {
+        table.set(tool, decision)
+        if (!installed) {
+          installed = true
+          registry.onPreExecute(async (exec, next) => {
+            if (!table.has(exec.name)) return next()
+            const decision = table.get(exec.name) as { kind?: unknown }
+            return honoursAsk || decision?.kind !== 'ask' ? (decision as never) : { kind: 'allow' }
+          })
+        }
+        return () => void table.delete(tool)
+      }
+      return { ...registry, decideTool }
+    },
+  }
+}
+
+describe('per-tool decisions (the tool-decisions seam)', () => {
+  const s: Scenario = {
+    version: 1, config: {}, guards: [], wrappers: [], post: [], observers: [],
+    tools: [{
+      name: 't', description: 'd', parameters: {}, outputSchema: {}, classifier: { kind: 'absent' }, render: { kind: 'json-text' },
+      body: { steps: [], outcome: { kind: 'return', value: 1 } },
+    }],
+    pre: [],
+    toolDecisions: [{ tool: 't', decision: { kind: 'ask' } }],
+    calls: [{ tool: 't', args: {} }],
+  }
+  const listener: Scenario['pre'][number] = { timing: 'sync', decision: { kind: 'delegate' } }
+
+  it('are kept with a waterfall; without one, only where no listener is kept; dropped with no decision seam', () => {
+    expect(restrictScenario({ ...s, pre: [listener] }, new Set<Seam>(['pre-execute'])).toolDecisions).toEqual(s.toolDecisions)
+    expect(restrictScenario(s, new Set<Seam>(['pre-decision'])).toolDecisions).toEqual(s.toolDecisions)
+    expect(restrictScenario(s, new Set<Seam>(['tool-decisions'])).toolDecisions).toEqual(s.toolDecisions)
+    expect(restrictScenario({ ...s, pre: [listener] }, new Set<Seam>(['pre-decision', 'tool-decisions'])).toolDecisions).toBeUndefined()
+    expect(restrictScenario(s, new Set<Seam>(['guards'])).toolDecisions).toBeUndefined()
+  })
+
+  it('a registry\'s own table is judged as the emulated listener is: the same verdicts, and an ignored ask fails', async () => {
+    for (const id of ['PRE-5', 'APR-2']) {
+      expect((await checkProperty(property(id), withOwnTable(true), { runs: 40, seed: 3 })).status, id).toBe('passed')
+    }
+    const verdict = await checkProperty(property('PRE-5'), withOwnTable(false), { runs: 40, seed: 3 })
+    expect(verdict.status).toBe('failed')
+    expect((verdict as { failure: { testCase: Scenario } }).failure.testCase.toolDecisions).toHaveLength(1)
+  })
+
+  it('a declared tool-decisions seam whose registry has no decideTool is named', async () => {
+    expect(await seamMismatches({ ...reference, name: 'no-table', seams: ['tool-decisions'] })).toEqual([
+      'adapter no-table: declares the tool-decisions seam but its registry has no decideTool()',
+    ])
   })
 })

@@ -3,8 +3,10 @@
  * to vary. Every part has a default, so a property names only what it focuses on.
  */
 import fc from 'fast-check'
-import type { ApprovalSpec, CallSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Scenario, ToolSpec, ValueDesc, WrapperSpec } from '../scenario/types.js'
-import { approval, guard, observer, postListener, preListener, wrapper } from './hooks.js'
+import type {
+  ApprovalSpec, CallSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Scenario, ToolDecisionSpec, ToolSpec, ValueDesc, WrapperSpec,
+} from '../scenario/types.js'
+import { approval, guard, observer, postListener, preListener, wellFormedPre, wrapper } from './hooks.js'
 import { tool } from './tools.js'
 import { anyValue, jsonValue } from './values.js'
 
@@ -24,6 +26,12 @@ export interface CallOptions {
 export interface ScenarioShape {
   tools?: fc.Arbitrary<ToolSpec[]>
   pre?: fc.Arbitrary<PreSpec[]>
+  /**
+   * The value `pre` decides with, placed in half the cases as a per-tool decision for one of the
+   * scenario's tools instead (no listener), as an app's per-tool approval table holds it; another
+   * tool may have a well-formed decision of its own.
+   */
+  perTool?: fc.Arbitrary<ValueDesc>
   guards?: fc.Arbitrary<GuardSpec[]>
   wrappers?: fc.Arbitrary<WrapperSpec[]>
   post?: fc.Arbitrary<PostSpec[]>
@@ -69,6 +77,7 @@ export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
       approval: shape.approval ?? defaults.approval,
       mode: shape.mode ?? fc.constant(undefined),
     })
+    .chain((parts) => (shape.perTool ? perToolInstead(parts, shape.perTool) : fc.constant(parts)))
     .chain((parts) =>
       calls(parts.tools, { sameCallId: shape.concurrent ? 0 : 10, ...shape.calls }).map((callList) => assemble(parts, callList, shape)),
     )
@@ -107,9 +116,20 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
 }
 
 /** The generated parts of a scenario: its tools and hooks as the scenario holds them, and its config choices. */
-type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers'> & {
+type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers' | 'toolDecisions'> & {
   approval: ApprovalSpec | undefined
   mode: Scenario['config']['mode']
+}
+
+function perToolInstead(parts: ScenarioParts, value: fc.Arbitrary<ValueDesc>): fc.Arbitrary<ScenarioParts> {
+  const names = [...new Set(parts.tools.map((t) => t.name))]
+  const other = (tool: string) => names.filter((n) => n !== tool)
+  const second = (tool: string) =>
+    other(tool).length ? fc.option(fc.record({ tool: fc.constantFrom(...other(tool)), decision: wellFormedPre }), { nil: undefined }) : fc.constant(undefined)
+  const decisions = fc.constantFrom(...names).chain((tool) => fc.tuple(value.map((decision): ToolDecisionSpec => ({ tool, decision })), second(tool)))
+  return fc.tuple(fc.boolean(), decisions).map(([instead, [decisive, second]]) =>
+    instead ? { ...parts, pre: [], toolDecisions: second ? [decisive, second] : [decisive] } : parts,
+  )
 }
 
 function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioShape): Scenario {
@@ -132,6 +152,7 @@ function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioSha
     observers: parts.observers,
     calls: callList.map((call) => (waits(call) && !call.abortAtEntry ? { ...call, abortScheduled: true } : call)),
   }
+  if (parts.toolDecisions) s.toolDecisions = parts.toolDecisions
   if (shape.concurrent) s.concurrent = true
   return s
 }

@@ -49,6 +49,7 @@ export async function peers(options: PeersOptions): Promise<number> {
     const s = run.report?.summary
     const outcome = s ? `${s.passed} passed, ${s.failed} failed, ${s.notApplicable} not applicable` : run.error
     console.error(`peers: ${peer.library}@${peer.version}: ${outcome} (${(run.ms / 1000).toFixed(1)}s)`)
+    if (options.baseline && run.exitCode === 1 && run.report) console.error(`peers: ${peer.library}@${peer.version}: ${gateLine(run.report, peer)}`)
   }
   const markdown = peerMatrix(runs, options)
   const out = resolve(options.out ?? MATRIX_FILE)
@@ -101,6 +102,14 @@ async function keepCounterexamples(report: CertifyReport): Promise<void> {
   }
 }
 
+/** Why a library's baseline gate failed: the failures it does not list, the entries that pass now. */
+function gateLine(report: CertifyReport, peer: PeerEntry): string {
+  const fresh = report.clauses.filter((c) => c.status === 'failed' && c.baseline !== 'expected-failure').map((c) => c.id)
+  const stale = report.clauses.filter((c) => c.baseline === 'stale').map((c) => c.id)
+  const parts = [fresh.length ? `new failures ${fresh.join(', ')}` : '', stale.length ? `stale entries ${stale.join(', ')} (they pass now)` : '']
+  return `the baseline gate fails: ${parts.filter(Boolean).join('; ')} (${peer.baseline})`
+}
+
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? ''
 
 /** The matrix as Markdown: one row per certifiable clause, one column per library@version. */
@@ -136,7 +145,7 @@ function cell(run: PeerRun, verdict: ClauseVerdict | undefined): string {
   if (!verdict) return run.error ? 'error' : '—'
   switch (verdict.status) {
     case 'passed':
-      return 'pass'
+      return verdict.baseline === 'stale' ? 'pass (**STALE** baseline entry)' : 'pass'
     case 'failed': {
       const mark = verdict.baseline === 'expected-failure' ? 'FAIL (known)' : '**FAIL**'
       return verdict.counterexample ? `[${mark}](${verdict.counterexample.replace(/^reports\//, '')})` : mark
@@ -184,7 +193,8 @@ export async function peersCommand(argv: string[]): Promise<number> {
   const unknown = (values.library ?? []).filter((l) => !PEERS.some((p) => p.library === l))
   if (unknown.length > 0) throw new Error(`unknown peer library ${unknown.join(', ')} (known: ${[...new Set(PEERS.map((p) => p.library))].join(', ')})`)
   return peers({
-    runs: number('runs', values.runs, 50) || 1,
+    // certify's own default depth: a fault counts as found only within the runs a user gets.
+    runs: number('runs', values.runs, 100) || 1,
     seed: number('seed', values.seed, 1),
     baseline: values.baseline === true,
     readme: values.readme === true,

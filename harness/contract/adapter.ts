@@ -100,6 +100,13 @@ export interface RegistryUnderTest {
   register(def: ToolDefinition, opts?: ScopeOption): () => void
   guard(guard: ToolGuard, opts?: ScopeOption): () => void
   onPreExecute(l: PreExecuteListener, opts?: ScopeOption): () => void
+  /**
+   * [tool-decisions seam] Every call to the tool named `tool` that the listeners leave undecided is
+   * decided `decision`: as if a listener registered after all others returned it for that name and
+   * delegated every other call. The value is generated and may be malformed (PRE-3): install it as
+   * the library's own per-tool setting, translating only the contract's exact allow, deny and ask.
+   */
+  decideTool?(tool: string, decision: unknown): () => void
   onExecute(w: ExecuteWrapper, opts?: ScopeOption): () => void
   onPostExecute(l: PostExecuteListener, opts?: ScopeOption): () => void
   onResult(o: ResultObserver, opts?: ScopeOption): () => void

@@ -21,6 +21,12 @@ export const SEAMS = [
    * at most one unscoped listener.
    */
   'pre-decision',
+  /**
+   * Per-tool decisions an app sets by tool name: a per-tool approval table, a tool's own approval
+   * flag (`decideTool`). Without it, a scenario's per-tool decisions are installed as one final
+   * pre-execute listener, where the adapter has a listener to spare.
+   */
+  'tool-decisions',
   /** The approval service of `RegistryConfig.approval`, asked when a decision asks. */
   'approval',
   /** `guard`: deny-only checks after the decision. */

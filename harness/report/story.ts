@@ -128,6 +128,7 @@ export function scenarioStory(scenario: Scenario): string[] {
     ...scenario.pre.map(
       (h, i) => `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`,
     ),
+    ...(scenario.toolDecisions ?? []).map((d) => `per-tool decision for ${d.tool}: ${showValue(d.decision)} when the listeners delegate`),
     ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${verdict(g.verdict)}`),
     ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)} ${wrapper(w.action)}`),
     ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),

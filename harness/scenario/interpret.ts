@@ -13,6 +13,8 @@ import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, Decision
 import { applyWrites } from './attack.js'
 import { buildValue } from './values.js'
 import { stageEntered } from './stage-probe.js'
+import { installToolDecisions } from './tool-decisions.js'
+import { SEAMS } from '../contract/seam-names.js'
 
 /** Strings of a result kept in the trace's JSON copy (a 50 MB result must not fill reports). */
 const RESULT_STRING_CHARS = 4096
@@ -24,7 +26,7 @@ export interface RunOptions {
 }
 
 export async function runScenario(adapter: ConformanceAdapter, scenario: Scenario, options: RunOptions = {}): Promise<Trace> {
-  const run = new ScenarioRun(scenario, options.scheduler)
+  const run = new ScenarioRun(scenario, options.scheduler, (adapter.seams ?? SEAMS).includes('tool-decisions'))
   let registry: RegistryUnderTest
   try {
     registry = await adapter.create(run.config())
@@ -79,6 +81,8 @@ class ScenarioRun {
   constructor(
     private readonly scenario: Scenario,
     private readonly scheduler: Scheduler | undefined,
+    /** The adapter installs per-tool decisions as the library's own setting (the tool-decisions seam). */
+    private readonly nativeToolDecisions: boolean,
   ) {}
 
   config(): RegistryConfig {
@@ -132,6 +136,10 @@ class ScenarioRun {
         'onPreExecute',
         () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack), scope(spec.scope)),
       )),
+      step(
+        this.nativeToolDecisions && registry.decideTool ? 'decideTool' : 'onPreExecute',
+        () => installToolDecisions(registry, s.toolDecisions ?? [], this.nativeToolDecisions),
+      ),
       ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict, spec.attack), scope(spec.scope)))),
       ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),
       ...s.post.map((spec, i) => step(

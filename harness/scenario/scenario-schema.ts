@@ -42,6 +42,15 @@ export const SCENARIO_SCHEMA = {
   properties: {
     version: { const: 1 },
     concurrent: { type: 'boolean' },
+    toolDecisions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['tool', 'decision'],
+        properties: { tool: { type: 'string' }, decision: desc },
+        additionalProperties: false,
+      },
+    },
     config: {
       type: 'object',
       additionalProperties: false,

@@ -153,6 +153,17 @@ export interface PostSpec {
   attack?: Attack
 }
 
+/**
+ * A per-tool decision, as an app configures one by tool name (a per-tool approval table, a tool's
+ * own approval flag): every call to `tool` that the listeners leave undecided is decided `decision`.
+ * It is the waterfall's last word, as if one listener registered after all others returned it for
+ * calls to `tool` and delegated every other call.
+ */
+export interface ToolDecisionSpec {
+  tool: string
+  decision: ValueDesc
+}
+
 export interface ObserverSpec {
   scope?: AgentName
   throws: boolean
@@ -193,6 +204,8 @@ export interface Scenario {
   post: PostSpec[]
   observers: ObserverSpec[]
   calls: CallSpec[]
+  /** Per-tool decisions, one per tool name at most; absent = none. */
+  toolDecisions?: ToolDecisionSpec[]
   /** Run the calls concurrently rather than one after another. */
   concurrent?: boolean
 }

@@ -6,6 +6,7 @@
 import { isLosslessDesc, isObjectDesc, isUndefinedDesc, jsonOf, readField, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
 import type { CallSpec, PreSpec, Scenario, ToolSpec, ValueDesc } from '../../scenario/types.js'
 import { matchesSchema } from '../schema-check.js'
+import { decisionsByName } from '../../scenario/tool-decisions.js'
 import type { Untagged } from './clause-tags.js'
 import { bodyNeverRuns, wrapperChain } from './execution.js'
 import { ended, finalized } from './finalize.js'
@@ -71,7 +72,7 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
   if (bodyNeverRuns(tool, call)) e.defineRefuses = true
   if (options.defineAtEntry && bodyNeverRuns(tool, call)) return end({ ...e, bodyRefused: true }, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
-  const pre = preWaterfall(scenario.pre, e.pre)
+  const pre = preWaterfall(scenario.pre, e.pre, decisionsByName(scenario.toolDecisions ?? []).get(call.tool))
   e.preEntered = pre.entered
   if (pre.decision === 'failed') return end(e, { isError: true, clause: 'PRE-4' }, false)
   if (pre.decision === 'deny') return end(e, { isError: true, clause: pre.clause }, 'may')
@@ -122,19 +123,26 @@ function predictMode(tool: ToolSpec | undefined, call: CallSpec): Mode {
 
 type PreDecision = 'allow' | 'deny' | 'ask' | 'failed'
 
-function preWaterfall(specs: PreSpec[], applicable: number[]): { decision: PreDecision; entered: number; clause: string; reason?: string } {
+type Waterfall = { decision: PreDecision; entered: number; clause: string; reason?: string }
+
+/** The listeners in order, then the call's per-tool decision (untraced) when every listener delegated. */
+function preWaterfall(specs: PreSpec[], applicable: number[], toolDecision: ValueDesc | undefined): Waterfall {
   let entered = 0
   for (const index of applicable) {
     entered++
     const d = specs[index]!.decision
     if (d.kind === 'delegate' || d.kind === 'delegate-twice') continue
     if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
-    const normalized = normalizePre(d.value)
-    if (normalized === 'malformed') return { decision: 'deny', entered, clause: 'PRE-3' }
-    const reason = normalized === 'ask' ? readField(unwrapPromise(d.value), 'reason') : undefined
-    return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1', ...(typeof reason === 'string' ? { reason } : {}) }
+    return decided(d.value, entered)
   }
-  return { decision: 'allow', entered, clause: 'PRE-1' }
+  return toolDecision === undefined ? { decision: 'allow', entered, clause: 'PRE-1' } : decided(toolDecision, entered)
+}
+
+function decided(value: ValueDesc, entered: number): Waterfall {
+  const normalized = normalizePre(value)
+  if (normalized === 'malformed') return { decision: 'deny', entered, clause: 'PRE-3' }
+  const reason = normalized === 'ask' ? readField(unwrapPromise(value), 'reason') : undefined
+  return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1', ...(typeof reason === 'string' ? { reason } : {}) }
 }
 
 function normalizePre(raw: ValueDesc): 'allow' | 'deny' | 'ask' | 'malformed' {

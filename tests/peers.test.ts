@@ -16,7 +16,7 @@ import type { Scenario, ToolSpec } from '../harness/scenario/types.js'
 import type { Trace } from '../harness/scenario/trace.js'
 import { PROPERTIES } from '../suites/index.js'
 import { PEERS } from '../reference-impl/adapters/peers/index.js'
-import { peerMatrix, type PeerRun } from '../harness/cli/peers.js'
+import { gateLine, peerMatrix, type PeerRun } from '../harness/cli/peers.js'
 import { buildReport } from '../harness/report/build-report.js'
 import { agentsAdapter } from '../reference-impl/adapters/peers/openai-agents/adapter.js'
 import ai18 from '../reference-impl/adapters/peers/ai-sdk/7.0.18.js'
@@ -90,6 +90,12 @@ describe('the peer matrix', () => {
     expect(rows.find((r) => r.startsWith('| GRD-3 |'))).toBe('| GRD-3 | pass |')
     expect(rows.some((r) => r.startsWith('| PST-1 |'))).toBe(false)
     expect(rows.find((r) => r.startsWith('Not applicable to any'))).toContain('PST-1 (no post-execute)')
+    report.clauses.find((c) => c.id === 'GRD-3')!.baseline = 'stale'
+    const stale = peerMatrix([run], { runs: 1, seed: 1 }).split('\n')
+    expect(stale.find((r) => r.startsWith('| GRD-3 |'))).toBe('| GRD-3 | pass (**STALE** baseline entry) |')
+    expect(gateLine(report, run.peer)).toBe(
+      `the baseline gate fails: new failures GRD-1; stale entries GRD-3 (they pass now) (${run.peer.baseline})`,
+    )
   })
 
   it('a library version that is not installed is one error naming the adapter', async () => {

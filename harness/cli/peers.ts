@@ -103,7 +103,7 @@ async function keepCounterexamples(report: CertifyReport): Promise<void> {
 }
 
 /** Why a library's baseline gate failed: the failures it does not list, the entries that pass now. */
-function gateLine(report: CertifyReport, peer: PeerEntry): string {
+export function gateLine(report: CertifyReport, peer: PeerEntry): string {
   const fresh = report.clauses.filter((c) => c.status === 'failed' && c.baseline !== 'expected-failure').map((c) => c.id)
   const stale = report.clauses.filter((c) => c.baseline === 'stale').map((c) => c.id)
   const parts = [fresh.length ? `new failures ${fresh.join(', ')}` : '', stale.length ? `stale entries ${stale.join(', ')} (they pass now)` : '']

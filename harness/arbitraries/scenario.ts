@@ -124,9 +124,9 @@ type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'p
 function perToolInstead(parts: ScenarioParts, value: fc.Arbitrary<ValueDesc>): fc.Arbitrary<ScenarioParts> {
   const names = [...new Set(parts.tools.map((t) => t.name))]
   const other = (tool: string) => names.filter((n) => n !== tool)
-  const second = (tool: string) =>
+  const another = (tool: string) =>
     other(tool).length ? fc.option(fc.record({ tool: fc.constantFrom(...other(tool)), decision: wellFormedPre }), { nil: undefined }) : fc.constant(undefined)
-  const decisions = fc.constantFrom(...names).chain((tool) => fc.tuple(value.map((decision): ToolDecisionSpec => ({ tool, decision })), second(tool)))
+  const decisions = fc.constantFrom(...names).chain((tool) => fc.tuple(value.map((decision): ToolDecisionSpec => ({ tool, decision })), another(tool)))
   return fc.tuple(fc.boolean(), decisions).map(([instead, [decisive, second]]) =>
     instead ? { ...parts, pre: [], toolDecisions: second ? [decisive, second] : [decisive] } : parts,
   )

@@ -98,6 +98,16 @@ describe('the peer matrix', () => {
     )
   })
 
+  it('a peer whose own test double throws: one error naming the adapter and the seam; other clauses get verdicts', async () => {
+    const { default: broken } = await import('../fixtures/adapters/broken/double-throws-on-abort.js')
+    expect(await checkProperty(property('CAN-1'), broken, { runs: 20, seed: 1 })).toEqual({
+      status: 'error',
+      error: 'adapter double-throws-on-abort: its own test double failed at the cancellation seam (a harness error, not the library\'s): ' +
+        'the scripted model threw: it has no answer for an aborted turn',
+    })
+    expect((await checkProperty(property('OUT-3'), broken, { runs: 20, seed: 1 })).status).toBe('passed')
+  })
+
   it('a library version that is not installed is one error naming the adapter', async () => {
     await expect(agentsAdapter('agents-core-0.0.0-missing', '0.0.0').create({})).rejects.toThrow(
       /^adapter openai-agents@0\.0\.0: agents-core-0\.0\.0-missing is not installed/,

@@ -22,6 +22,25 @@ export type * from './spec.js'
 export type { Seam } from './seam-names.js'
 export { ERROR_CODES } from './spec.js'
 
+/**
+ * Thrown by an adapter when its own machinery fails rather than the registry under test: a peer
+ * library's test double (a scripted model, an in-memory transport, a message class), a driver.
+ * The case is then a harness error naming the adapter and the seam (exit 2), never a clause
+ * failure. Recognised by its name, so an adapter bundled apart from the harness can throw it.
+ */
+export class AdapterFault extends Error {
+  override readonly name = 'AdapterFault'
+  constructor(
+    readonly seam: Seam | 'driver',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export const isAdapterFault = (error: unknown): error is AdapterFault =>
+  error instanceof Error && error.name === 'AdapterFault' && typeof (error as { seam?: unknown }).seam === 'string'
+
 export type Profile = 'core' | 'scopes' | 'code' | 'timeout' | 'batch' | 'define'
 export const PROFILES: readonly Profile[] = ['core', 'scopes', 'code', 'timeout', 'batch', 'define']
 

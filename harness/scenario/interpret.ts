@@ -4,7 +4,7 @@
  * given), and records a trace. It judges nothing: the oracle and the suites read the trace.
  */
 import type { Scheduler } from 'fast-check'
-import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
+import { isAdapterFault, type AdapterFault, type ConformanceAdapter, type RegistryConfig, type RegistryUnderTest } from '../contract/adapter.js'
 import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../contract/spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../safe/safe-read.js'
@@ -41,6 +41,7 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     const work = run.callAll(registry)
     const settled = options.scheduler ? options.scheduler.waitFor(work) : work
     const hung = await withinBudget(settled, options.budgetMs ?? 5000)
+    if (run.fault) return { events: run.events, calls: run.records, adapterError: faultText(adapter, run.fault) }
     return { events: run.events, calls: run.records, nested: run.nested, ...(hung ? { hung: { lastStage: run.lastStage() } } : {}) }
   } finally {
     try {
@@ -49,6 +50,12 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
       // A dispose failure does not change the verdict of a case already run.
     }
   }
+}
+
+/** The adapter's own machinery failed (AdapterFault): one line naming the adapter and the seam. */
+function faultText(adapter: ConformanceAdapter, fault: AdapterFault): string {
+  const where = fault.seam === 'driver' ? 'its own driver failed' : `its own test double failed at the ${fault.seam} seam`
+  return `adapter ${adapter.name}: ${where} (a harness error, not the library's): ${fault.message}`
 }
 
 async function withinBudget(work: Promise<unknown>, budgetMs: number): Promise<boolean> {
@@ -77,6 +84,8 @@ class ScenarioRun {
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
   private registry: RegistryUnderTest | undefined
+  /** The first AdapterFault a call rejected with: the case is the adapter's error, not a verdict. */
+  fault: AdapterFault | undefined
 
   constructor(
     private readonly scenario: Scenario,
@@ -192,6 +201,7 @@ class ScenarioRun {
       record.code = errorCodeOf(registry, result)
     } catch (error) {
       record.rejected = describeThrown(error)
+      if (isAdapterFault(error)) this.fault ??= error
     }
     if (this.inFlight.get(handedId) === callId) this.inFlight.delete(handedId)
     this.flushWrites()

@@ -38,8 +38,14 @@ export class AdapterFault extends Error {
   }
 }
 
-export const isAdapterFault = (error: unknown): error is AdapterFault =>
-  error instanceof Error && error.name === 'AdapterFault' && typeof (error as { seam?: unknown }).seam === 'string'
+/** Never throws: what an implementation throws may be a Proxy whose every trap throws. */
+export function isAdapterFault(error: unknown): error is AdapterFault {
+  try {
+    return error instanceof Error && error.name === 'AdapterFault' && typeof (error as { seam?: unknown }).seam === 'string'
+  } catch {
+    return false
+  }
+}
 
 export type Profile = 'core' | 'scopes' | 'code' | 'timeout' | 'batch' | 'define'
 export const PROFILES: readonly Profile[] = ['core', 'scopes', 'code', 'timeout', 'batch', 'define']

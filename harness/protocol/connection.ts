@@ -80,6 +80,11 @@ export class Connection {
     return this.peer.closed !== undefined
   }
 
+  /** The server ended on its own (it exited, or hung and was killed), rather than breaking the protocol. */
+  get ended(): boolean {
+    return this.peer.closed instanceof ServerEnded
+  }
+
   /**
    * Once, after the server died: what happened and during which call (then undefined, so the
    * adapter starts a new server).

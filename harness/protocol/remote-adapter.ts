@@ -12,7 +12,6 @@
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { AdapterLoadError } from '../safe/load-adapter.js'
 import { Connection, type ConnectionOptions } from './connection.js'
-import { ServerEnded } from './protocol-error.js'
 
 export interface RemoteAdapter extends ConformanceAdapter {
   /** Stops the server (the adapter can still start a new one). */
@@ -35,7 +34,7 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
     },
     async create(config: RegistryConfig): Promise<RegistryUnderTest> {
       if (connection.dead) {
-        const ended = connection.peer.closed instanceof ServerEnded && options.onEnded !== undefined
+        const ended = connection.ended && options.onEnded !== undefined
         const death = ended ? undefined : connection.death()
         if (death) throw death
         connection.close()

@@ -4,4 +4,4 @@ export { PROFILES, ERROR_CODES, AdapterFault, isAdapterFault } from './contract/
 export { CLAUSES, CLAUSE_IDS, type Clause, type Level } from './contract/clauses.js'
 export type { CertifyReport, ClauseVerdict, ClauseStatus } from './report/build-report.js'
 export type { ClaimHarness } from './claims/types.js'
-export { SEAMS, CLAUSE_SEAMS, seamsOf, missingSeam } from './seams.js'
+export { SEAMS, CLAUSE_SEAMS, seamsOf, missingSeam, type SeamNeed } from './seams.js'

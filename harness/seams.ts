@@ -11,13 +11,17 @@
  */
 import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './contract/adapter.js'
 import { SEAMS, type Seam } from './contract/seam-names.js'
+import { normalizePre } from './oracle/model/route.js'
 import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
 
 export { SEAMS, type Seam } from './contract/seam-names.js'
 
 
+/** A seam a clause needs, or a list of seams any one of which will do. */
+export type SeamNeed = Seam | readonly Seam[]
+
 /** The seams each certifiable clause needs; a clause not listed needs none (it holds for any tool layer). */
-export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
+export const CLAUSE_SEAMS: Readonly<Record<string, readonly SeamNeed[]>> = {
   'DEF-1': ['registration'],
   'DEF-2': ['registration'],
   'DEF-3': ['presentation'],
@@ -34,9 +38,10 @@ export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
   'IN-3': ['execution-token'],
   'PRE-1': ['pre-execute'],
   'PRE-2': ['pre-decision'],
-  'PRE-3': ['pre-decision'],
+  // A per-tool approval requirement can hold an odd value and an ask, not a deny or a throw.
+  'PRE-3': [['pre-decision', 'tool-asks']],
   'PRE-4': ['pre-decision'],
-  'PRE-5': ['pre-decision'],
+  'PRE-5': [['pre-decision', 'tool-asks']],
   'PRE-6': ['pre-execute', 'cancellation'],
   'PRE-7': ['pre-execute'],
   'PRE-8': ['pre-execute'],
@@ -81,13 +86,17 @@ export const CLAUSE_SEAMS: Readonly<Record<string, readonly Seam[]>> = {
 export function seamsOf(adapter: Pick<ConformanceAdapter, 'seams'>): ReadonlySet<Seam> {
   const seams = new Set<Seam>(adapter.seams ?? SEAMS)
   if (seams.has('pre-execute')) seams.add('pre-decision')
+  if (seams.has('tool-decisions')) seams.add('tool-asks')
   return seams
 }
 
-/** The first seam a clause needs that the adapter lacks, if any. */
+const alternatives = (need: SeamNeed): readonly Seam[] => (typeof need === 'string' ? [need] : need)
+
+/** The first seam a clause needs that the adapter lacks, if any (of a list, the first named). */
 export function missingSeam(clause: string, adapter: Pick<ConformanceAdapter, 'seams'>): Seam | undefined {
   const has = seamsOf(adapter)
-  return (CLAUSE_SEAMS[clause] ?? []).find((seam) => !has.has(seam))
+  const unmet = (CLAUSE_SEAMS[clause] ?? []).find((need) => !alternatives(need).some((seam) => has.has(seam)))
+  return unmet === undefined ? undefined : alternatives(unmet)[0]
 }
 
 export const notApplicableReason = (seam: Seam) => `not applicable (no ${seam} seam)`
@@ -115,8 +124,12 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
     calls: scenario.calls.filter((call) => seams.has('input-snapshot') || call.malformed === undefined).map((call) => restrictCall(call, seams)),
   }
   // Without the waterfall there is one decision source: the listener kept, or else the per-tool decisions.
-  const decisionsFit = seams.has('pre-execute') || (pre.length === 0 && (seams.has('pre-decision') || seams.has('tool-decisions')))
-  if (!decisionsFit || !scenario.toolDecisions?.length) delete restricted.toolDecisions
+  const perTool = seams.has('tool-decisions') || seams.has('tool-asks')
+  const decisionsFit = seams.has('pre-execute') || (pre.length === 0 && (seams.has('pre-decision') || perTool))
+  const holdsDeny = seams.has('pre-decision') || seams.has('tool-decisions')
+  const decisions = (scenario.toolDecisions ?? []).filter((d) => holdsDeny || normalizePre(d.decision) !== 'deny')
+  if (decisionsFit && decisions.length > 0) restricted.toolDecisions = decisions
+  else delete restricted.toolDecisions
   return restricted
 }
 
@@ -171,6 +184,7 @@ const SEAM_METHODS: Partial<Record<Seam, keyof RegistryUnderTest>> = {
   'pre-execute': 'onPreExecute',
   'pre-decision': 'onPreExecute',
   'tool-decisions': 'decideTool',
+  'tool-asks': 'decideTool',
   guards: 'guard',
   'around-wrapper': 'onExecute',
   'post-execute': 'onPostExecute',
@@ -232,5 +246,5 @@ function installRefused(registry: RegistryUnderTest, method: keyof RegistryUnder
 
 /** The seam a clause needs that the adapter declares but does not implement, as a problem line. */
 export function mismatchFor(clause: string, problems: readonly string[]): string | undefined {
-  return (CLAUSE_SEAMS[clause] ?? []).map((seam) => problems.find((p) => p.includes(`the ${seam} seam`))).find((p) => p !== undefined)
+  return (CLAUSE_SEAMS[clause] ?? []).flatMap(alternatives).map((seam) => problems.find((p) => p.includes(`the ${seam} seam`))).find((p) => p !== undefined)
 }

@@ -23,6 +23,7 @@ import ai18 from '../reference-impl/adapters/peers/ai-sdk/7.0.18.js'
 import ai19 from '../reference-impl/adapters/peers/ai-sdk/7.0.19.js'
 import agents135 from '../reference-impl/adapters/peers/openai-agents/0.13.5.js'
 import agents140 from '../reference-impl/adapters/peers/openai-agents/0.14.0.js'
+import agentsLatest from '../reference-impl/adapters/peers/openai-agents/latest.js'
 import langgraph from '../reference-impl/adapters/peers/langgraph/latest.js'
 import mcp1 from '../reference-impl/adapters/peers/mcp/1.32.2.js'
 import mcp2 from '../reference-impl/adapters/peers/mcp/2.0.0-beta.1.js'
@@ -165,6 +166,14 @@ describe('faults the generated cases find', () => {
     expect(failed.some((t) => objectSchema(t) && thrownWithData(t))).toBe(true)
     expect((await traces(mcp2, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)).toEqual([])
   }, 120_000)
+
+  it('agents-core 0.20.0: a needsApproval answer that is falsy but not false runs the tool without asking (PRE-3)', async () => {
+    const failure = failed(await checkProperty(property('PRE-3'), agentsLatest, { runs: 100, seed: 1 }))
+    const answers = ((failure.testCase as Scenario).toolDecisions ?? []).map((d) => d.decision)
+    const falsy = (v: unknown) => v === 0 || v === '' || v === null || (typeof v === 'object' && v !== null && (v as { $?: unknown }).$ === 'undefined')
+    expect(answers.some(falsy)).toBe(true)
+    expect(failure.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
+  }, 60_000)
 
   it('LangGraph ToolNode: a tool throwing undefined or null makes the node reject (IN-4)', async () => {
     const failure = failed(await checkProperty(property('IN-4'), langgraph, { runs: 50, seed: 1 }))

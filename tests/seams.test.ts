@@ -16,10 +16,12 @@ import { PROPERTIES } from '../suites/index.js'
 import reference from '../reference-impl/adapters/reference.js'
 import guardThrowPasses from '../fixtures/mutants/guard-throw-passes.js'
 
-/** Every seam declared but `absent`; the reference has no per-tool setting of its own (tool-decisions). */
+/** The reference has no per-tool setting of its own (decideTool): the harness installs those as a listener. */
+const OWN_SETTINGS: readonly Seam[] = ['tool-decisions', 'tool-asks']
+/** Every seam declared but `absent` and those the reference does not have. */
 const without = (adapter: ConformanceAdapter, ...absent: Seam[]): ConformanceAdapter => ({
   ...adapter,
-  seams: SEAMS.filter((s) => !absent.includes(s) && s !== 'tool-decisions'),
+  seams: SEAMS.filter((s) => !absent.includes(s) && !OWN_SETTINGS.includes(s)),
 })
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
 const reportOf = (adapter: ConformanceAdapter) =>
@@ -36,7 +38,7 @@ describe('seams', () => {
   it('names only known clauses and seams', () => {
     for (const [clause, seams] of Object.entries(CLAUSE_SEAMS)) {
       expect(CLAUSE_IDS).toContain(clause)
-      for (const seam of seams) expect(SEAMS).toContain(seam)
+      for (const seam of seams.flat()) expect(SEAMS).toContain(seam)
     }
   })
 
@@ -190,6 +192,15 @@ describe('per-tool decisions (the tool-decisions seam)', () => {
     expect(restrictScenario(s, new Set<Seam>(['tool-decisions'])).toolDecisions).toEqual(s.toolDecisions)
     expect(restrictScenario({ ...s, pre: [listener] }, new Set<Seam>(['pre-decision', 'tool-decisions'])).toolDecisions).toBeUndefined()
     expect(restrictScenario(s, new Set<Seam>(['guards'])).toolDecisions).toBeUndefined()
+    // An approval requirement alone holds an ask and odd values, never a deny.
+    const mixed: Scenario = { ...s, toolDecisions: [{ tool: 't', decision: { kind: 'deny', reason: 'r' } }, { tool: 'u', decision: 0 }] }
+    expect(restrictScenario(mixed, new Set<Seam>(['tool-asks'])).toolDecisions).toEqual([{ tool: 'u', decision: 0 }])
+    expect(restrictScenario(mixed, new Set<Seam>(['tool-decisions'])).toolDecisions).toEqual(mixed.toolDecisions)
+  })
+
+  it('an approval requirement alone makes PRE-3 and PRE-5 applicable, not PRE-2 or PRE-4', () => {
+    const asksOnly: ConformanceAdapter = { ...reference, seams: ['tool-asks'] }
+    expect(['PRE-2', 'PRE-3', 'PRE-4', 'PRE-5'].map((id) => applicable(property(id), asksOnly))).toEqual([false, true, false, true])
   })
 
   it('a registry\'s own table is judged as the emulated listener is: the same verdicts, and an ignored ask fails', async () => {

@@ -27,6 +27,12 @@ export const SEAMS = [
    * pre-execute listener, where the adapter has a listener to spare.
    */
   'tool-decisions',
+  /**
+   * A per-tool approval requirement only: a call to the tool asks, or it does not (Agents JS
+   * `needsApproval`), through `decideTool`. Implied by tool-decisions. A per-tool decision it
+   * cannot hold (an exact deny) is dropped from the scenario.
+   */
+  'tool-asks',
   /** The approval service of `RegistryConfig.approval`, asked when a decision asks. */
   'approval',
   /** `guard`: deny-only checks after the decision. */

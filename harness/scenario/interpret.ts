@@ -26,7 +26,7 @@ export interface RunOptions {
 }
 
 export async function runScenario(adapter: ConformanceAdapter, scenario: Scenario, options: RunOptions = {}): Promise<Trace> {
-  const run = new ScenarioRun(scenario, options.scheduler, (adapter.seams ?? SEAMS).includes('tool-decisions'))
+  const run = new ScenarioRun(scenario, options.scheduler, (adapter.seams ?? SEAMS).some((seam) => seam === 'tool-decisions' || seam === 'tool-asks'))
   let registry: RegistryUnderTest
   try {
     registry = await adapter.create(run.config())

@@ -145,7 +145,7 @@ function decided(value: ValueDesc, entered: number): Waterfall {
   return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1', ...(typeof reason === 'string' ? { reason } : {}) }
 }
 
-function normalizePre(raw: ValueDesc): 'allow' | 'deny' | 'ask' | 'malformed' {
+export function normalizePre(raw: ValueDesc): 'allow' | 'deny' | 'ask' | 'malformed' {
   const desc = unwrapPromise(raw)
   if (!isObjectDesc(desc)) return 'malformed'
   const kind = readField(desc, 'kind')

@@ -36,7 +36,8 @@ export default [
     'only the exact outcome allowed-once lets the call proceed; any other value, a throw, a rejection or an abort while pending means the body never runs',
     scenario({
       ...quiet,
-      pre: asking, perTool: ask,
+      pre: asking,
+      perTool: ask,
       approval: refusing,
       post: fc.array(postListener.map(({ scope: _scope, ...p }) => p), { minLength: 1, maxLength: 1 }),
       calls: { abortScheduled: 20 },
@@ -46,7 +47,8 @@ export default [
     'APR-3', 'a granted approval never bypasses the guards',
     scenario({
       ...quiet,
-      pre: asking, perTool: ask,
+      pre: asking,
+      perTool: ask,
       approval: fc.constant<ApprovalSpec>({ kind: 'returns', timing: 'sync', value: 'allowed-once' }),
       guards: fc.array(guard, { minLength: 1, maxLength: 2 }),
     }),

@@ -23,7 +23,8 @@ export function installToolDecisions(registry: RegistryUnderTest, decisions: rea
     for (const [tool, decision] of byName) registry.decideTool(tool, buildValue(decision))
     return
   }
-  registry.onPreExecute((exec: ToolExecution, next) => {
+  // A listener answers with a Promise (PreExecuteListener), as the scenario's own listeners do.
+  registry.onPreExecute(async (exec: ToolExecution, next) => {
     const decision = byName.get(exec.name)
     return decision === undefined ? next() : (buildValue(decision) as never)
   })

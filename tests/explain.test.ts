@@ -78,7 +78,7 @@ describe('certify and replay explain a failure the same way', () => {
     expect(verdict.status).toBe('failed')
     if (verdict.status !== 'failed') return
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-explain-'))
-    const found = toFile('FIN-2', property.title, 'mutant', verdict.failure)
+    const found = toFile('FIN-2', property.title, mutant.name, verdict.failure)
     const file = await writeCounterexample(dir, found)
     const report = { clauses: [{ id: 'FIN-2', status: 'failed', counterexample: file }] } as unknown as CertifyReport
     const [certified] = explainFailures(report, new Map([['FIN-2', found]]), new Set(['FIN-2']))

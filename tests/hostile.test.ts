@@ -6,13 +6,14 @@
 // an unrelated clause checked after the hostile event still passes.
 import { readdirSync, readFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { execa } from 'execa'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
 import { jsonSafe } from '../harness/safe/json-safe.js'
 import { applyEscapes } from '../harness/engine/death-verdicts.js'
 import { certifyHostile, expectHostile } from './hostile-run.js'
+import { readCounterexample } from '../harness/store/counterexample.js'
+import { isScenarioCase } from '../harness/cli/scenario-clauses.js'
 
 const HOSTILE = 'fixtures/hostile'
 // server-*: tests/protocol-hostile.test.ts; child-*: tests/child-supervision.test.ts
@@ -30,10 +31,11 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
     expectHostile(run, expected)
     const verdict = run.clause
     if (expected.blocksEventLoop && expected.ended?.killed === 'blocked') {
-      // The case that blocked was saved: a valid replay file, passing on the reference.
+      // The case that blocked was saved: a valid replay file that records the adapter it blocked.
       const saved = verdict(expected.fails[0]!)?.counterexample
       expect(saved, 'the blocking case was saved').toBeTypeOf('string')
-      expect((await execa('node', ['harness/cli/toolreg.mjs', 'replay', saved!], { reject: false })).exitCode).toBe(0)
+      const recorded = await readCounterexample(saved!, isScenarioCase)
+      expect(resolve(dirname(saved!), recorded.target?.adapter ?? '')).toBe(resolve(HOSTILE, file))
     }
     for (const id of expected.fails) {
       const saved = verdict(id)?.counterexample

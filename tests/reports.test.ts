@@ -41,7 +41,7 @@ function certifyAllFormats(label: string, adapter: string[]) {
     '--badge',
     files.badge,
   )
-  return run.then((r) => ({ exitCode: r.exitCode, files }))
+  return run.then((r) => ({ exitCode: r.exitCode, stdout: r.stdout, files }))
 }
 const formatsRun = (label: string, adapter: string[]) => {
   if (!formatRuns.has(label)) formatRuns.set(label, certifyAllFormats(label, adapter))
@@ -74,14 +74,19 @@ describe.concurrent('a failing run (MODE-2: any truthy classifier answer is para
     expect(report.summary.untested).toBe(4)
   }, 120_000)
 
-  it('MODE-2 the shrunk counterexample replays: still failing on the mutant, passing on the reference', async () => {
-    const report = await readReport((await formatsRun('a mutant', ['--adapter', MUTANT])).files.json)
+  it('MODE-2 the printed replay command reproduces the failure on the mutant it records; another adapter is refused (exit 2)', async () => {
+    const run = await formatsRun('a mutant', ['--adapter', MUTANT])
+    const report = await readReport(run.files.json)
     const file = report.clauses.find((c) => c.id === 'MODE-2')?.counterexample
     expect(file).toBeTypeOf('string')
-    const onMutant = await toolreg('replay', file!, '--adapter', MUTANT)
-    expect(onMutant.exitCode).toBe(1)
-    const onReference = await toolreg('replay', file!)
-    expect(onReference.exitCode).toBe(0)
+    const printed = /replay: npx toolreg (replay \S+)$/m.exec(run.stdout)?.[1]?.split(' ')
+    expect(printed).toEqual(['replay', file])
+    const asPrinted = await toolreg(...printed!)
+    expect(asPrinted.exitCode).toBe(1)
+    expect(asPrinted.stdout).toMatch(/^MODE-2 failed/m)
+    const onReference = await toolreg('replay', file!, '--adapter', 'reference-impl/adapters/reference.ts')
+    expect(onReference.exitCode).toBe(2)
+    expect(onReference.stderr.trim().split('\n')).toHaveLength(1)
   }, 120_000)
 })
 

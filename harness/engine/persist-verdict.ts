@@ -1,11 +1,18 @@
 /** The files a verdict leaves on disk, written by whoever judged it: its counterexample, and its corpus entry. */
 import { addToCorpus } from '../store/corpus.js'
-import { writeCounterexample } from '../store/counterexample.js'
+import { writeCounterexample, type RunTarget } from '../store/counterexample.js'
 import type { Verdict } from './verdict.js'
 
-export async function persistVerdict(verdict: Verdict, dirs: { counterexampleDir: string; corpusDir?: string | undefined }): Promise<Verdict> {
+/** Where files go, and what the run certified (recorded in each file, for `replay`). */
+export interface PersistTo {
+  counterexampleDir: string
+  corpusDir?: string | undefined
+  target?: RunTarget
+}
+
+export async function persistVerdict(verdict: Verdict, to: PersistTo): Promise<Verdict> {
   if (!verdict.counterexample) return verdict
-  const file = await writeCounterexample(dirs.counterexampleDir, verdict.counterexample)
-  if (dirs.corpusDir) await addToCorpus(dirs.corpusDir, verdict.counterexample)
+  const file = await writeCounterexample(to.counterexampleDir, verdict.counterexample, to.target)
+  if (to.corpusDir) await addToCorpus(to.corpusDir, verdict.counterexample, to.target)
   return { ...verdict, counterexampleFile: file }
 }

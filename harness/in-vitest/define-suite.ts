@@ -8,6 +8,7 @@
  * The options resolve through the same resolver as the command line's, and each test judges
  * its clause through the same function as certify's children.
  */
+import { relative } from 'node:path'
 import { describe, test } from 'vitest'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import { PROPERTIES, SUITES } from '../../suites/index.js'
@@ -18,6 +19,7 @@ import { persistVerdict } from '../engine/persist-verdict.js'
 import { resolveRun, runsFor, selectProperties } from '../engine/resolve-run.js'
 import type { ConformanceProperty } from '../property/property.js'
 import type { Verdict } from '../engine/verdict.js'
+import { replayCommand } from '../store/replay-command.js'
 
 export interface SuiteOptions {
   runs?: number
@@ -29,6 +31,11 @@ export interface SuiteOptions {
   shard?: Shard
   /** The regression corpus directory: its cases run first, and new counterexamples are added. */
   corpusDir?: string
+  /**
+   * The module the adapter is exported from (its default export), recorded in counterexample
+   * files so that `npx toolreg replay <file>` re-runs them on it; without it no replay command is printed.
+   */
+  adapterModule?: string
 }
 
 declare module 'vitest' {
@@ -42,7 +49,8 @@ export const applicable = (property: ConformanceProperty, adapter: ConformanceAd
   selectProperties({ clauses }, [property], adapter).length === 1
 
 export function defineConformanceSuite(adapter: ConformanceAdapter, options: SuiteOptions = {}): void {
-  const run = resolveRun({ ...options, corpus: options.corpusDir ?? false })
+  const { adapterModule, ...rest } = options
+  const run = resolveRun({ ...rest, ...(adapterModule ? { adapter: adapterModule } : {}), corpus: options.corpusDir ?? false })
   const chosen = new Set(selectProperties(run, PROPERTIES, adapter))
   for (const [family, properties] of Object.entries(SUITES)) {
     const inFamily = properties.filter((p) => chosen.has(p))
@@ -54,18 +62,19 @@ export function defineConformanceSuite(adapter: ConformanceAdapter, options: Sui
           const verdict = await persistVerdict(await judgeClause(property, adapter, { runs: runsFor(run, property), seed: run.seed, examples }), run)
           task.meta.toolreg = verdict
           if (verdict.status === 'error') throw new Error(`harness or adapter error: ${verdict.error}`)
-          if (verdict.status === 'failed') throw new Error(failureText(verdict))
+          if (verdict.status === 'failed') throw new Error(failureText(verdict, run.target.adapterPath !== undefined))
         })
       }
     })
   }
 }
 
-function failureText(verdict: Verdict): string {
+function failureText(verdict: Verdict, replayable: boolean): string {
   const ce = verdict.counterexample
   const lines = [verdict.title, `  violated: ${(verdict.violations ?? []).map((v) => `${v.clause}: ${v.detail}`).join('; ')}`]
   const found = verdict.numRuns !== undefined ? `, found after ${verdict.numRuns} case(s)` : ''
   if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${found}`, `  shrunk case: ${JSON.stringify(ce.case)}`)
-  if (verdict.counterexampleFile) lines.push(`  replay: npx toolreg replay ${verdict.counterexampleFile}`)
+  if (verdict.counterexampleFile && replayable) lines.push(`  replay: ${replayCommand(relative(process.cwd(), verdict.counterexampleFile))}`)
+  else if (verdict.counterexampleFile) lines.push(`  saved: ${verdict.counterexampleFile} (give defineConformanceSuite the adapterModule option to replay it)`)
   return lines.join('\n')
 }

@@ -8,6 +8,7 @@ import type { Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import { scenarioStory } from './story.js'
 import { timelineLines } from './timeline.js'
+import { replayCommand } from '../store/replay-command.js'
 
 export interface ExplainInput {
   clause: string
@@ -50,6 +51,6 @@ export function explainFailure(input: ExplainInput): string {
   lines.push('  what happened:', ...indent(caseLines(input)))
   const events = input.trace?.events ?? []
   if (input.trace && events.length > 0) lines.push('  timeline (▶ marks where it shows):', ...indent(timelineLines(input.trace, input.violations)))
-  if (input.file) lines.push(`  replay: npx toolreg replay ${input.file}`)
+  if (input.file) lines.push(`  replay: ${replayCommand(input.file)}`)
   return lines.join('\n')
 }

@@ -11,6 +11,7 @@ import type { CertifyReport } from './build-report.js'
 import type { Counterexamples } from './counterexamples.js'
 import { scenarioStory } from './story.js'
 import { timeline as markedTimeline } from './timeline.js'
+import { replayCommand } from '../store/replay-command.js'
 
 const LANES = ['pre', 'approval', 'guard', 'wrapper', 'body', 'post', 'finalize', 'observer', 'caller'] as const
 
@@ -101,7 +102,7 @@ export function toHtml(report: CertifyReport, counterexamples: Counterexamples):
       const trace = ce?.trace as Trace | undefined
       const replay = ce
         ? `<p>seed <code>${ce.seed}</code>, path <code>${esc(ce.path)}</code>, schedule <code>[${ce.schedule.join(', ')}]</code> — ` +
-          `replay: <code>npx toolreg replay ${esc(c.counterexample ?? '')}</code></p>`
+          `replay: <code>${esc(c.counterexample ? replayCommand(c.counterexample) : '')}</code></p>`
         : `<p>counterexample: <code>${esc(c.counterexample ?? 'not saved')}</code></p>`
       return `<section class="failure" id="failure-${c.id}" data-testid="failure">
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>

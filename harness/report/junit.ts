@@ -1,6 +1,7 @@
 /** JUnit XML: one testcase per clause, grouped by family; failures carry the shrunk scenario. */
 import type { CertifyReport } from './build-report.js'
 import type { Counterexamples } from './counterexamples.js'
+import { replayCommand } from '../store/replay-command.js'
 
 const escape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
@@ -30,7 +31,7 @@ export function toJunit(report: CertifyReport, counterexamples: Counterexamples)
         c.originalReason ? `original case (before shrinking): ${c.originalReason}` : '',
         ce ? `seed ${ce.seed}, path ${ce.path}` : '',
         ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '',
-        c.counterexample ? `replay: npx toolreg replay ${c.counterexample}` : '',
+        c.counterexample ? `replay: ${replayCommand(c.counterexample)}` : '',
       ]
         .filter(Boolean)
         .join('\n')

@@ -1,5 +1,6 @@
 /** A Markdown summary fit for a pull-request comment. */
 import type { CertifyReport } from './build-report.js'
+import { replayCommand } from '../store/replay-command.js'
 
 export function toMarkdown(report: CertifyReport): string {
   const s = report.summary
@@ -22,7 +23,7 @@ export function toMarkdown(report: CertifyReport): string {
     const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').slice(0, 200)
     lines.push('', '| clause | level | why (shrunk case) | why (original case) | replay |', '|---|---|---|---|---|')
     for (const c of failed) {
-      const replay = c.counterexample ? `\`npx toolreg replay ${c.counterexample}\`` : ''
+      const replay = c.counterexample ? `\`${replayCommand(c.counterexample)}\`` : ''
       lines.push(`| ${c.id} | ${c.level} | ${cell(c.reason)} | ${cell(c.originalReason ?? c.reason)} | ${replay} |`)
     }
   }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeAtomically } from '../report/write-file.js'
-import type { CounterexampleFile } from './counterexample.js'
+import { withTarget, type CounterexampleFile, type RunTarget } from './counterexample.js'
 
 export interface CorpusCase {
   testCase: unknown
@@ -30,10 +30,10 @@ export async function loadCorpus(dir: string, clause: string): Promise<CorpusCas
 }
 
 /** Adds a counterexample to the corpus; returns false when an identical case is already there. */
-export async function addToCorpus(dir: string, ce: CounterexampleFile): Promise<boolean> {
+export async function addToCorpus(dir: string, ce: CounterexampleFile, target?: RunTarget): Promise<boolean> {
   const digest = createHash('sha256').update(JSON.stringify([ce.clause, ce.case, ce.schedule])).digest('hex').slice(0, 16)
-  const target = join(dir, ce.clause, `${digest}.json`)
-  if (existsSync(target)) return false
-  await writeAtomically(target, `${JSON.stringify(ce, null, 2)}\n`)
+  const file = join(dir, ce.clause, `${digest}.json`)
+  if (existsSync(file)) return false
+  await writeAtomically(file, `${JSON.stringify(withTarget(ce, file, target), null, 2)}\n`)
   return true
 }

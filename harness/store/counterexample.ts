@@ -4,7 +4,7 @@
  * validates the file with ajv and names the first invalid field.
  */
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { writeAtomically } from '../report/write-file.js'
 import { documentValidator, firstSchemaError } from '../json-schema.js'
 import { SCENARIO_SCHEMA } from '../scenario/scenario-schema.js'
@@ -12,12 +12,24 @@ import type { Failure } from '../property/failure.js'
 import { jsonSafe } from '../safe/json-safe.js'
 
 
+/**
+ * What a counterexample was found on, so that `replay` re-runs it there: an adapter module (in a
+ * file, relative to the file's own folder), a protocol server's command line, or neither (the
+ * bundled reference).
+ */
+export interface ReplayTarget {
+  adapter?: string
+  command?: string
+}
+
 export interface CounterexampleFile {
   toolreg: 'counterexample'
   version: 1
   clause: string
   property: string
+  /** The adapter's name: `replay` refuses to run the case on an adapter of another name. */
   adapter: string
+  target?: ReplayTarget
   seed: number
   path: string
   /** The shrunk case: a scenario for judged properties, the property's own JSON otherwise. */
@@ -40,6 +52,11 @@ const ENVELOPE_SCHEMA = {
     clause: { type: 'string', pattern: '^[A-Z]{2,4}-[0-9]+$' },
     property: { type: 'string' },
     adapter: { type: 'string' },
+    target: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { adapter: { type: 'string', minLength: 1 }, command: { type: 'string', minLength: 1 } },
+    },
     seed: { type: 'integer' },
     path: { type: 'string' },
     schedule: { type: 'array', items: { type: 'integer', minimum: 1 } },
@@ -70,9 +87,26 @@ export function toFile(clause: string, property: string, adapter: string, failur
   }
 }
 
-export async function writeCounterexample(dir: string, file: CounterexampleFile): Promise<string> {
+/** Writes the file under `dir`, recording `target` (an adapter module's absolute path, or a command) for `replay`. */
+export async function writeCounterexample(dir: string, file: CounterexampleFile, target?: RunTarget): Promise<string> {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_')
-  return writeAtomically(join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`), `${JSON.stringify(file, null, 2)}\n`)
+  const path = join(dir, safe(file.adapter), `${file.clause}-seed${file.seed}.json`)
+  return writeAtomically(path, `${JSON.stringify(withTarget(file, path, target), null, 2)}\n`)
+}
+
+/** The run's implementation, as resolved: an adapter module's absolute path or a server command. */
+export interface RunTarget {
+  adapterPath?: string | undefined
+  command?: string | undefined
+}
+
+/** The file with its replay target, an adapter path made relative to the file's folder. */
+export function withTarget(file: CounterexampleFile, path: string, target: RunTarget | undefined): CounterexampleFile {
+  if (!target) return file
+  const recorded: ReplayTarget = target.command
+    ? { command: target.command }
+    : target.adapterPath ? { adapter: relative(dirname(path), target.adapterPath).split(sep).join('/') } : {}
+  return { ...file, target: recorded }
 }
 
 export class InvalidCounterexample extends Error {}

@@ -1,0 +1,7 @@
+/** The command that replays a saved counterexample, as every format prints it. */
+
+/** `file` quoted for a POSIX shell when it holds anything but plain path characters. */
+const shellWord = (file: string) => (/^[\w@%+=:,./-]+$/.test(file) ? file : `'${file.replaceAll("'", "'\\''")}'`)
+
+/** Re-runs the case on the implementation the file records (README: "Read a failure, replay it"). */
+export const replayCommand = (file: string): string => `npx toolreg replay ${shellWord(file)}`

@@ -1,4 +1,4 @@
-/** The reference registry: the executable form of ../shared/SPEC.md. */
+/** The reference registry: the executable form of harness/contract/SPEC.md. */
 export { createRegistry, type RegistryOptions, type ToolRegistry } from './registry.js'
 export { defineTool } from './define-tool.js'
 export { codeProgram } from './code-mode/run-code.js'

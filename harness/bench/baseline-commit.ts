@@ -22,7 +22,7 @@ export interface BaselineTime {
 export function measureAgainstBaseline(ref: string, repeats: number, seed: number): BaselineTime {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim()
   const commit = git('rev-parse', '--short', ref)
-  // Beside this checkout, not in a temp folder: older commits read ../shared relative to the tree.
+  // Beside this checkout, not in a temp folder: older commits read the contract from a folder beside the tree.
   const dir = resolve('..', `.toolreg-bench-baseline-${process.pid}`)
   git('worktree', 'add', '--detach', dir, commit)
   try {

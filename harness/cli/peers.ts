@@ -1,14 +1,15 @@
 /**
  * `toolreg peers`: certify every shipped peer adapter (reference-impl/adapters/peers/index.ts) and write
  * the matrix clause × library@version — passed, failed (with its shrunk counterexample), or not
- * applicable (which seam is missing) — to reports/peer-matrix.md, and into the README between its
- * peer-matrix markers with `--readme`. With `--baseline`, each library's known-failures file gates
- * the run: exit 1 on a failure it does not list or on a stale entry, 2 on an error.
+ * applicable (which seam is missing) — to reports/peer-matrix.md, and with `--readme` into the peer
+ * adapters' README (MATRIX_README) between its peer-matrix markers. With `--baseline`, each
+ * library's known-failures file gates the run: exit 1 on a failure it does not list or on a stale
+ * entry, 2 on an error.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CLAUSES } from '../contract/clauses.js'
 import type { CertifyReport, ClauseVerdict } from '../report/build-report.js'
@@ -16,6 +17,8 @@ import { PEERS, type PeerEntry } from '../../reference-impl/adapters/peers/index
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const MATRIX_FILE = 'reports/peer-matrix.md'
+/** The README beside the peer adapters, whose peer-matrix section `--readme` rewrites. */
+export const MATRIX_README = 'reference-impl/adapters/peers/README.md'
 /** Counterexamples of the matrix, kept beside it so each failure is one click away. */
 export const MATRIX_CASES = 'reports/peers'
 const START = '<!-- peer-matrix:start -->'
@@ -55,7 +58,7 @@ export async function peers(options: PeersOptions): Promise<number> {
   const out = resolve(options.out ?? MATRIX_FILE)
   await mkdir(dirname(out), { recursive: true })
   await writeFile(out, markdown)
-  if (options.readme) await embedInReadme(resolve(ROOT, 'README.md'), markdown)
+  if (options.readme) await embedInReadme(resolve(ROOT, MATRIX_README), markdown)
   console.log(markdown)
   return Math.max(0, ...runs.map((r) => (options.baseline ? r.exitCode : r.exitCode === 2 ? 2 : 0)))
 }
@@ -164,9 +167,10 @@ async function embedInReadme(file: string, markdown: string): Promise<void> {
   const start = text.indexOf(START)
   const end = text.indexOf(END)
   if (start < 0 || end < start) throw new Error(`${file} has no ${START} … ${END} section`)
-  // Links in the README are relative to the repository root.
-  const rooted = markdown.replace(/\]\((peers\/)/g, '](reports/$1')
-  await writeFile(file, `${text.slice(0, start + START.length)}\n${rooted}${text.slice(end)}`)
+  // The matrix's links are relative to reports/; the README's, to its own folder.
+  const reports = relative(dirname(file), resolve(ROOT, 'reports')).split('\\').join('/')
+  const relinked = markdown.replace(/\]\((peers\/)/g, `](${reports}/$1`)
+  await writeFile(file, `${text.slice(0, start + START.length)}\n${relinked}${text.slice(end)}`)
 }
 
 /** `toolreg peers` parses its own flags: `--baseline` is a switch here, not a file. */

@@ -21,8 +21,8 @@ Commands:
             and print the clause matrix. Exit 0 when every applicable R clause passes (S too with
             --strict), 1 when a clause fails, 2 on a harness or adapter error.
   peers     Certify the shipped peer adapters (AI SDK, Agents JS, MCP SDK, LangGraph ToolNode) and
-            write the clause × library@version matrix to reports/peer-matrix.md (--readme: into the
-            README too). --baseline gates on each library's known-failures.yaml.
+            write the clause × library@version matrix to reports/peer-matrix.md (--readme: into
+            reference-impl/adapters/peers/README.md too). --baseline gates on each library's known-failures.yaml.
   merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format.
   replay    Re-run exactly the scenario of a saved counterexample. Exit 0 if it now passes, 1 if it
             still fails, 2 if the file or adapter is unusable.
@@ -36,8 +36,8 @@ Options:
   --adapter <module>  Adapter module (TypeScript or JavaScript) whose default export is a
                       ConformanceAdapter. Default: the bundled reference registry.
   --command "<cmd>"   Certify a registry in another process (any language): the command starts a
-                      server speaking the JSON-lines protocol on stdin/stdout (README: "Out-of-process
-                      registries"). Identity and profiles come from its handshake.
+                      server speaking the JSON-lines protocol on stdin/stdout
+                      (harness/protocol/README.md). Identity and profiles come from its handshake.
   --validate-protocol Check every protocol message against its JSON Schema (slower; for debugging a server).
   --runs N            Generated cases per property (default 100).
   --seed N            Seed for generation (default: random, printed in the report).

@@ -1,5 +1,5 @@
 /**
- * The adapter contract of ../shared/ADAPTER.md. An implementation is certified through a module
+ * The adapter contract of ADAPTER.md (beside this file). An implementation is certified through a module
  * whose default export satisfies `ConformanceAdapter`. The harness reads the implementation's own
  * objects through it, never copies.
  */

@@ -1,5 +1,5 @@
 /**
- * The shapes of ../shared/SPEC.md, as TypeScript types. Implementations may carry more fields;
+ * The shapes of SPEC.md (beside this file), as TypeScript types. Implementations may carry more fields;
  * only the model-visible projection (SCH-1) is checked for exact keys.
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue }

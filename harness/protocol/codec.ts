@@ -1,7 +1,7 @@
 /**
  * The value codec: any JavaScript value as JSON, for one side of the protocol. JSON primitives
- * cross as themselves; everything else is a tagged object `{"$": tag, ...}` (see the README's
- * protocol section). Objects carry an id so the same object arrives as the same copy (identity,
+ * cross as themselves; everything else is a tagged object `{"$": tag, ...}` (see README.md beside
+ * this file, "Values"). Objects carry an id so the same object arrives as the same copy (identity,
  * shared references, cycles), with their own properties as descriptors (getters cross as
  * functions, non-enumerable and symbol keys survive) and their integrity level (a frozen object
  * arrives frozen). Functions, symbols, promises and abort signals cross as handles owned by the

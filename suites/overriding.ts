@@ -11,7 +11,7 @@ import { liveTool } from '../harness/property/sample-tools.js'
 
 type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
 
-interface OverrideCase {
+export interface OverrideCase {
   inner: Inner
   /** Delegating listeners between the outer listener and the inner one. */
   between: number

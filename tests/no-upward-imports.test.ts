@@ -29,11 +29,11 @@ export const FLOORS: readonly Floor[] = [
   { floor: 'engine', paths: ['harness/engine/'] },
   { floor: 'suites', paths: ['suites/'] },
   // What runs the suites: the supervisor and its children, and the vitest glue for a user's own vitest.
-  { floor: 'hosts', paths: ['harness/supervisor/', 'harness/in-vitest/', 'harness/vitest.ts'] },
+  { floor: 'hosts', paths: ['harness/supervisor/', 'harness/in-vitest/', 'harness/vitest.ts', 'harness/vitest.mjs'] },
   { floor: 'report', paths: ['harness/report/'] },
   { floor: 'claims', paths: ['harness/claims/'] },
   { floor: 'mutation', paths: ['harness/mutation/'] },
-  { floor: 'entry points', paths: ['harness/cli/', 'harness/bench/', 'harness/index.ts'] },
+  { floor: 'entry points', paths: ['harness/cli/', 'harness/bench/', 'harness/index.ts', 'harness/index.mjs', 'harness/types/'] },
   { floor: 'fixtures', paths: ['fixtures/'] },
 ]
 

@@ -71,6 +71,8 @@ async function rebuild(source, bundle, manifest) {
   const { build } = await import('esbuild')
   const result = await build({
     entryPoints: [source],
+    // Metafile paths are relative to this: ROOT, not the working directory of a user's project.
+    absWorkingDir: ROOT,
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -1,0 +1,2 @@
+export declare const DECLARATIONS: string
+export declare function publicDeclarations(): string

@@ -14,6 +14,7 @@ const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs',
 const MUTANT = 'fixtures/mutants/mode-truthy-classifier.ts'
 const readReport = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as CertifyReport
 const verdicts = (r: CertifyReport) => r.clauses.map((c) => `${c.id}:${c.status}`)
+const lastLine = (stdout: string) => stdout.trimEnd().split('\n').at(-1)
 
 let dir: string
 beforeAll(async () => {
@@ -53,8 +54,9 @@ describe.concurrent('report formats', () => {
     ['the reference', []],
     ['a mutant', ['--adapter', MUTANT]],
   ])('certify writes JSON, JUnit, Markdown, HTML and a badge for %s, and the JSON validates', async (label, adapter) => {
-    const { exitCode, files } = await formatsRun(label, adapter)
+    const { exitCode, files, stdout } = await formatsRun(label, adapter)
     expect(exitCode).toBe(adapter.length === 0 ? 0 : 1)
+    expect(lastLine(stdout)).toBe(adapter.length === 0 ? 'gate: pass' : 'gate: FAIL — new failure MODE-2')
     const report = await readReport(files.json)
     expect(() => assertValidReport(report)).not.toThrow()
     expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="72"/)
@@ -67,9 +69,10 @@ describe.concurrent('report formats', () => {
 
 describe.concurrent('a failing run (MODE-2: any truthy classifier answer is parallel)', () => {
   it('MODE-2 fails and only MODE-2 fails; the run exits 1', async () => {
-    const { exitCode, files } = await formatsRun('a mutant', ['--adapter', MUTANT])
+    const { exitCode, files, stdout } = await formatsRun('a mutant', ['--adapter', MUTANT])
     const report = await readReport(files.json)
     expect(exitCode).toBe(1)
+    expect(lastLine(stdout)).toBe('gate: FAIL — new failure MODE-2')
     expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
     expect(report.summary.untested).toBe(4)
   }, 120_000)
@@ -111,9 +114,11 @@ describe.concurrent('known-failures baseline', () => {
       baseline,
     )
     expect(onMutant.exitCode).toBe(0)
+    expect(lastLine(onMutant.stdout)).toBe('gate: pass — 1 known failure')
     const onReference = await toolreg('certify', '--clause', 'MODE-2', '--runs', '20', '--seed', '3', '--no-corpus', '--baseline', baseline)
     expect(onReference.exitCode).toBe(1)
     expect(onReference.stdout).toMatch(/STALE baseline entry/)
+    expect(lastLine(onReference.stdout)).toBe('gate: FAIL — stale baseline entry MODE-2')
   }, 120_000)
 
   it('a baseline entry without a reason is refused (exit 2)', async () => {
@@ -139,6 +144,13 @@ describe.concurrent('shards', () => {
     const merged = await toolreg('merge', join(dir, 'shard1.json'), join(dir, 'shard2.json'), '--json', join(dir, 'merged.json'))
     expect(merged.exitCode).toBe(whole.exitCode)
     expect(verdicts(await readReport(join(dir, 'merged.json')))).toEqual(verdicts(await readReport(whole.files.json)))
+    expect(lastLine(merged.stdout)).toBe('gate: FAIL — new failure MODE-2')
+    // A shard left out, or given twice, is named: exit 2, never a green merge of part of a run.
+    const partial = await toolreg('merge', join(dir, 'shard1.json'))
+    expect([partial.exitCode, partial.stderr.trim()]).toEqual([2, 'toolreg: missing shard 2/2 of 2'])
+    const twice = await toolreg('merge', join(dir, 'shard1.json'), join(dir, 'shard1.json'), join(dir, 'shard2.json'))
+    expect(twice.exitCode).toBe(2)
+    expect(twice.stderr).toMatch(/^toolreg: shard 1\/2 given twice: /)
   }, 180_000)
 })
 

@@ -11,6 +11,7 @@ import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-cove
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
+import { gateLine } from '../report/gate.js'
 import { explainFailures } from './explain-failures.js'
 import { ProgressLine } from './progress-line.js'
 import { ChildPool, type Preflight } from '../supervisor/child-pool.js'
@@ -75,6 +76,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const scenarioClauses = new Set(preflight.properties.filter((p) => p.scenario).map((p) => p.id))
   for (const explained of explainFailures(report, counterexamples, scenarioClauses)) console.log(`\n${explained}`)
   await writeReports(report, options, counterexamples)
+  console.log(`\n${gateLine(report, run.strict)}`)
   return exitCode(report, run.strict)
 }
 

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { exitCode } from '../report/build-report.js'
 import { formatMatrix } from '../report/format-matrix.js'
+import { gateLine } from '../report/gate.js'
 import { mergeReports } from '../report/merge.js'
 import { assertValidReport } from '../report/validate-report.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
@@ -20,8 +21,9 @@ export async function merge(files: readonly string[], targets: ReportTargets, st
     assertValidReport(parsed, file)
     reports.push(parsed)
   }
-  const merged = mergeReports(reports)
+  const merged = mergeReports(reports, { files })
   console.log(formatMatrix(merged))
   await writeReports(merged, targets)
+  console.log(`\n${gateLine(merged, strict)}`)
   return exitCode(merged, strict)
 }

@@ -19,13 +19,16 @@ Usage:
 Commands:
   certify   Check every clause of the contract against a registry (default: the bundled reference)
             and print the clause matrix. Exit 0 when every applicable R clause passes (S too with
-            --strict), 1 when a clause fails, 2 on a harness or adapter error.
+            --strict), 1 when a clause fails, 2 on a harness or adapter error. The last line is
+            the gate verdict: "gate: pass", "gate: FAIL — new failure FIN-2" or "gate: ERROR".
   peers     Certify the shipped peer adapters (AI SDK, Agents JS, MCP SDK, LangGraph ToolNode) and
             write the clause × library@version matrix to reports/peer-matrix.md (--readme: into
             reference-impl/adapters/peers/README.md too). --baseline gates on each library's known-failures.yaml.
-  merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format.
-  replay    Re-run exactly the scenario of a saved counterexample. Exit 0 if it now passes, 1 if it
-            still fails, 2 if the file or adapter is unusable.
+  merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format. Every
+            shard of the split must be given, each once: a missing or repeated one is exit 2.
+  replay    Re-run exactly the scenario of a saved counterexample, on the adapter module or server
+            command the file records (--adapter/--command: another one of the same adapter name).
+            Exit 0 if it now passes, 1 if it still fails, 2 if the file or adapter is unusable.
   smoke     Check the adapter's wiring (create, register, one call, dispose) before certifying.
   check-tool  Check the claims one tool makes (CLM-1..4: parent-owned state, isConcurrencySafe,
             timeoutMs, pure classifier and presenters) by calling it with generated arguments.

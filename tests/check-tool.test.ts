@@ -13,6 +13,7 @@ import { compileSchema } from '../harness/claims/schema-validator.js'
 import type { CheckToolReport } from '../harness/claims/report/build-report.js'
 import { assertValidCheckToolReport } from '../harness/claims/report/validate-report.js'
 import { checkTool, type CheckToolOptions } from '../harness/cli/check-tool.js'
+import { formatText } from '../harness/claims/report/format-text.js'
 
 const RUNS = 25
 const SEED = 7
@@ -66,6 +67,8 @@ describe('lying tools: refuted on exactly the claims they break, exit 1, and the
         expect((ce.case as { calls: unknown[] }).calls).toHaveLength(2)
         expect(ce.interleaving?.length).toBe(ce.schedule?.length)
       }
+      // The printed replay line is the command that re-runs the case on this module.
+      expect(formatText(report!)).toContain(`replay: npx toolreg check-tool ${module} --replay ${ce.file!}`)
       const replayed = await run({ module, replay: ce.file! })
       expect(replayed.code).toBe(1)
       expect(replayed.report!.claims.map((c) => [c.id, c.status])).toEqual([[claim.id, 'refuted']])

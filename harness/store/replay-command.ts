@@ -5,3 +5,7 @@ const shellWord = (file: string) => (/^[\w@%+=:,./-]+$/.test(file) ? file : `'${
 
 /** Re-runs the case on the implementation the file records (README: "Read a failure, replay it"). */
 export const replayCommand = (file: string): string => `npx toolreg replay ${shellWord(file)}`
+
+/** Re-runs a saved refuting case of `check-tool` on the tool module it was found on. */
+export const claimReplayCommand = (tool: { module: string; export?: string }, file: string): string =>
+  `npx toolreg check-tool ${shellWord(tool.module)}${tool.export ? ` --export ${shellWord(tool.export)}` : ''} --replay ${shellWord(file)}`

@@ -1,6 +1,7 @@
 /** The terminal summary: one line per claim; under a refuted claim, what broke, the case, the interleaving and how to replay it. */
 import type { ClaimStatus } from '../types.js'
 import type { CheckToolReport } from './build-report.js'
+import { claimReplayCommand } from '../../store/replay-command.js'
 
 export const STATUS_LABEL: Record<ClaimStatus, string> = {
   refuted: 'REFUTED',
@@ -20,7 +21,8 @@ export function formatText(report: CheckToolReport): string {
     for (const v of ce.violations) lines.push(...v.detail.split('\n').map((line) => `         ${line}`))
     lines.push(`         case: ${JSON.stringify(ce.case)}`)
     if (ce.interleaving) lines.push('         interleaving:', ...ce.interleaving.map((step, i) => `           ${i + 1}. ${step}`))
-    lines.push(`         seed ${ce.seed}, path ${ce.path}${ce.file ? ` · replay: ${ce.file}` : ''}`)
+    lines.push(`         seed ${ce.seed}, path ${ce.path}`)
+    if (ce.file) lines.push(`         replay: ${claimReplayCommand(report.tool, ce.file)}`)
   }
   for (const note of report.notes) lines.push(`  note: ${note}`)
   for (const error of report.errors) lines.push(`  error: ${error}`)

@@ -1,5 +1,6 @@
 /** JUnit XML for a check-tool run: one testcase per claim; a refuted claim is a failure carrying its case and interleaving. */
 import type { CheckToolReport } from './build-report.js'
+import { claimReplayCommand } from '../../store/replay-command.js'
 
 const escape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
@@ -15,7 +16,7 @@ export function toJunit(report: CheckToolReport): string {
       ce ? `case: ${JSON.stringify(ce.case, null, 2)}` : '',
       ce?.interleaving ? `interleaving:\n${ce.interleaving.map((step, i) => `  ${i + 1}. ${step}`).join('\n')}` : '',
       ce ? `seed ${ce.seed}, path ${ce.path}` : '',
-      ce?.file ? `replay: ${ce.file}` : '',
+      ce?.file ? `replay: ${claimReplayCommand(report.tool, ce.file)}` : '',
     ]
       .filter(Boolean)
       .join('\n')

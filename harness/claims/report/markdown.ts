@@ -1,6 +1,7 @@
 /** A Markdown summary of a check-tool run, fit for a pull-request comment. */
 import type { CheckToolReport } from './build-report.js'
 import { STATUS_LABEL } from './format-text.js'
+import { claimReplayCommand } from '../../store/replay-command.js'
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
@@ -35,7 +36,7 @@ export function toMarkdown(report: CheckToolReport): string {
       '</details>',
     )
   }
-  const files = report.claims.flatMap((c) => (c.counterexample?.file ? [`- ${c.id}: \`${c.counterexample.file}\``] : []))
+  const files = report.claims.flatMap((c) => (c.counterexample?.file ? [`- ${c.id}: \`${claimReplayCommand(report.tool, c.counterexample.file)}\``] : []))
   if (files.length > 0) lines.push('', '**Saved cases** (replay each):', ...files)
   if (report.notes.length > 0) lines.push('', '**Notes**', ...report.notes.map((n) => `- ${n}`))
   if (report.errors.length > 0) lines.push('', '**Errors**', ...report.errors.map((e) => `- ${e}`))

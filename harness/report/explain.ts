@@ -6,7 +6,7 @@
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
-import { scenarioStory } from './story.js'
+import { scenarioStory } from '../scenario/story.js'
 import { timelineLines } from './timeline.js'
 
 export interface ExplainInput {

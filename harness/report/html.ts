@@ -9,7 +9,7 @@ import type { Trace, TraceEvent } from '../scenario/trace.js'
 import type { Scenario } from '../scenario/types.js'
 import type { CertifyReport } from './build-report.js'
 import type { Counterexamples } from './counterexamples.js'
-import { scenarioStory } from './story.js'
+import { scenarioStory } from '../scenario/story.js'
 import { timeline as markedTimeline } from './timeline.js'
 
 const LANES = ['pre', 'approval', 'guard', 'wrapper', 'body', 'post', 'finalize', 'observer', 'caller'] as const

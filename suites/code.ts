@@ -1,6 +1,6 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { buildValue, defaults, losslessText, poisoned, scenario, type Scenario } from '../harness/property/vocabulary.js'
+import { buildValue, defaults, losslessText, poisoned, scenario, valueWords, type Scenario } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -11,6 +11,13 @@ import { withDirect } from './with-direct.js'
 
 const codeMode = fc.constant('code' as const)
 const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'constructor', 'toString'), { minLength: 1, maxLength: 3 })
+const toolsLine = (toolNames: readonly string[]) => `code mode; native tools ${toolNames.join(', ')}`
+
+const LOG_LISTENER = {
+  'rewrite': 'rewrites every sub-call\'s logged content to "redacted"',
+  'throw': 'throws',
+  'delegate-then-rewrite': 'awaits next(), then rewrites the logged content to "redacted"',
+} as const
 
 function runProgram(registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true): Promise<ToolExecutionResult> {
   const program = registry.codeProgram!(calls)
@@ -31,6 +38,7 @@ const withAbsentTwins = (cases: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> 
 const staleParent = custom(
   'CODE-5', 'the token of a finished execution, used as parent, is treated as absent',
   names,
+  (toolNames) => [toolsLine(toolNames), 'an empty program runs; then each tool is called with run_code\'s finished token as parent'],
   async (ctx, toolNames) => {
     const registry = await ctx.registry({ mode: 'code' })
     if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
@@ -67,6 +75,10 @@ const staleParent = custom(
 const sameEndAsMissing = custom(
   'CODE-1', 'with arguments that are not lossless JSON, a direct native call ends exactly like a call to a missing tool with the same arguments',
   fc.record({ names, args: poisoned }),
+  (c) => [
+    `${toolsLine(c.names)}, each with a finalizer; a pre-execute listener that delegates`,
+    `a missing tool, then each native tool, is called directly with arguments ${valueWords(c.args)}`,
+  ],
   async (ctx, c) => {
     const registry = await ctx.registry({ mode: 'code' })
     let policy = 0
@@ -97,6 +109,10 @@ export default [
   custom(
     'CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent',
     names,
+    (toolNames) => [
+      `${toolsLine(toolNames)}, each with a finalizer; a listener, guard, wrapper and observer at every stage`,
+      `a run_code program calls ${toolNames.join(', then ')}`,
+    ],
     async (ctx, toolNames) => {
       const registry = await ctx.registry({ mode: 'code' })
       if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
@@ -128,6 +144,10 @@ export default [
   custom(
     'CODE-3', 'in code mode the model-facing tool list holds only run_code; in both mode native calls execute normally',
     names,
+    (toolNames) => [
+      `tools ${toolNames.join(', ')} registered on a code-mode registry and on a both-mode one`,
+      `both model-facing tool lists are read; ${toolNames[0]} is called natively in both mode`,
+    ],
     async (ctx, toolNames) => {
       const code = await ctx.registry({ mode: 'code' })
       const both = await ctx.registry({ mode: 'both' })
@@ -149,6 +169,11 @@ export default [
   custom(
     'CODE-4', 'the code-dispatch-log waterfall rewrites only the persisted copy of a sub-call\'s content; a throwing listener leaves the original logged',
     fc.record({ names, listener: fc.constantFrom('rewrite', 'throw', 'delegate-then-rewrite') }),
+    (c) => [
+      `${toolsLine(c.names)}, each returning a secret`,
+      `a code-dispatch-log listener that ${LOG_LISTENER[c.listener]}`,
+      `a program calls ${c.names.join(', then ')}, on a registry with the listener and on one without`,
+    ],
     async (ctx, c) => {
       const make = async (withListener: boolean) => {
         const registry = await ctx.registry({ mode: 'code' })

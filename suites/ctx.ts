@@ -45,6 +45,18 @@ const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
 
 type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
 
+const FATE: Record<SubCall['fate'], string> = {
+  success: 'succeeds',
+  blocked: 'is blocked by a post-execute listener',
+  denied: 'is denied by a pre-execute listener',
+  fails: 'throws',
+}
+
+const subCallsStory = (subCalls: SubCall[]): string[] => [
+  `code mode; a run_code program calls ${subCalls.map((_, i) => `sub_${i}`).join(', then ')}`,
+  ...subCalls.map((sub, i) => `sub_${i}: its body ${sub.concludes ? 'concludes the turn' : 'does not conclude'}; the call ${FATE[sub.fate]}`),
+]
+
 export default [
   judged(
     'CTX-1',
@@ -71,6 +83,7 @@ export default [
       fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }),
       { minLength: 1, maxLength: 3 },
     ),
+    subCallsStory,
     async (ctx, subCalls) => {
       const registry = await ctx.registry({ mode: 'code' })
       if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')

@@ -9,6 +9,7 @@ import {
   schemaArbitrary,
   tool,
   toolName,
+  valueWords,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
@@ -32,6 +33,19 @@ const flaws: Flaw[] = [
   'timeout-string',
   'timeout-null',
 ]
+
+const FLAW: Record<Flaw, string> = {
+  'no-output': 'no output',
+  'no-schema': 'an output without schema',
+  'no-render': 'an output without render',
+  'render-not-function': 'an output whose render is the string "text"',
+  'timeout-zero': 'timeoutMs 0',
+  'timeout-negative': 'timeoutMs -5',
+  'timeout-nan': 'timeoutMs NaN',
+  'timeout-infinite': 'timeoutMs Infinity',
+  'timeout-string': 'timeoutMs "100" (a string)',
+  'timeout-null': 'timeoutMs null',
+}
 
 function flawed(name: string, flaw: Flaw): ToolDefinition {
   const base = liveTool(name) as unknown as Record<string, unknown>
@@ -66,6 +80,10 @@ export default [
   custom(
     'DEF-1', 'a definition without output.schema and output.render, or with a timeoutMs that is not a positive finite number, is rejected at registration',
     fc.record({ name: toolName, flaw: fc.constantFrom(...flaws), timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }) }),
+    (c) => [
+      `tool ${c.name} registered with ${FLAW[c.flaw]}`,
+      `then a valid tool ${c.name}${c.timeoutMs === undefined ? '' : ` with timeoutMs ${c.timeoutMs}`} registered`,
+    ],
     async (ctx, c) => {
       const registry = await ctx.registry()
       let threw = false
@@ -87,6 +105,10 @@ export default [
   custom(
     'DEF-2', 'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL',
     fc.record({ name: toolName, scoped: fc.boolean() }),
+    (c) => [
+      `tool ${c.name} registered ${c.scoped ? 'for agent A' : 'globally'}, then a second tool ${c.name} in the same layer`,
+      `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
+    ],
     async (ctx, c) => {
       const registry = await ctx.registry()
       const scope = c.scoped ? { agent: registry.agent('A') } : undefined
@@ -115,6 +137,7 @@ export default [
   custom(
     'DEF-4', 'parameters that are not lossless JSON are rejected at registration, and schemas() itself never throws',
     fc.record({ name: toolName, parameters: poisoned }),
+    (c) => [`tool ${c.name} registered with parameters ${valueWords(c.parameters)}`, 'then schemas() is read'],
     async (ctx, c) => {
       const registry = await ctx.registry()
       let threw = false

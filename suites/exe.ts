@@ -34,6 +34,11 @@ const replacementArrives = custom(
     replacing: fc.nat(2),
     aborting: fc.nat(2),
   }),
+  (c) => [
+    `tool waiter: its body waits for its signal`,
+    `${c.wrappers} wrapper(s); wrapper #${c.replacing % c.wrappers} replaces the signal, the others call next()`,
+    'one call to waiter; once its body runs, the replacement signal is aborted',
+  ],
   async (ctx, c) => {
     const registry = await ctx.registry()
     const caller = new AbortController()

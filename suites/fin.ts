@@ -46,6 +46,13 @@ export default [
       when: fc.constantFrom('pre-execute', 'body'),
       then: fc.constantFrom('dispose', 'replace'),
     }),
+    (c) => [
+      'tool swapped: definition "first", with its own body, render and finalizer',
+      `${c.when === 'body' ? 'while its body runs' : 'in a pre-execute listener'}, "first" is ${
+        c.then === 'dispose' ? 'disposed' : 'disposed and replaced by a definition "second"'
+      }`,
+      'one call to swapped',
+    ],
     async (ctx, c) => {
       const registry = await ctx.registry()
       const bodies: string[] = []

@@ -1,6 +1,6 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
-import { guard, preDecision, preListener, runScenario, scenario, type Scenario, type Trace } from '../harness/property/vocabulary.js'
+import { guard, preDecision, preListener, runScenario, scenario, scenarioStory, type Scenario, type Trace } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 
@@ -24,6 +24,10 @@ export default [
       addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
       position: fc.nat(3),
     }),
+    (c) => [
+      ...scenarioStory(c.base),
+      `then the same again, with ${c.addGuard ? 'a guard that returns "no"' : 'a pre-execute listener that denies'} added at position ${c.position}`,
+    ],
     async (ctx, c) => {
       const deny = c.addGuard
       const extended: Scenario = deny

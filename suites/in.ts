@@ -14,6 +14,7 @@ import {
   scenario,
   thrown,
   timing,
+  valueWords,
   tool,
   wrapper,
   type ApprovalSpec,
@@ -90,6 +91,10 @@ const sameExecution = custom(
     agent: fc.option(fc.constantFrom('A', 'B'), { nil: undefined }),
     args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
   }),
+  (c) => [
+    'tool probe, with a finalizer; a pre-execute listener, guard, wrapper, post-execute listener and observer, each watching',
+    `one call: probe(${valueWords(c.args)})${c.agent === undefined ? ' with no agent' : ` as agent ${c.agent}`}`,
+  ],
   async (ctx, c) => {
     const registry = await ctx.registry()
     const agent = c.agent === undefined ? undefined : registry.agent(c.agent)

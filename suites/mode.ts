@@ -1,6 +1,6 @@
 /** MODE: concurrency classification, exclusive by default. */
 import fc from 'fast-check'
-import { quiet, scenario, tool, type CallSpec, type ToolSpec } from '../harness/property/vocabulary.js'
+import { quiet, scenario, times, tool, type CallSpec, type ToolSpec } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -34,6 +34,17 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
   withSignal: fc.boolean(),
 })
 
+function batchStory(c: BatchCase): string[] {
+  const signal = c.abortAfter !== undefined
+    ? `its signal aborts as body ${c.abortAfter + 1} starts`
+    : c.withSignal ? 'with a signal that never aborts' : 'without a signal'
+  const waits = (awaits: number) => (awaits === 0 ? 'never awaits' : `awaits ${times(awaits)}`)
+  return [
+    `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
+    ...c.calls.map((call, i) => `call b${i}: ${call.safe ? 'a parallel-safe' : 'an exclusive'} body that ${waits(call.awaits)}`),
+  ]
+}
+
 export default [
   judged(
     'MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true',
@@ -60,6 +71,7 @@ export default [
     'a batch never overlaps an exclusive body with any other, overlaps parallel calls up to the pool bound, returns ' +
       'results in call order, and gives unstarted calls ABORTED_BEFORE_DISPATCH after the batch aborts',
     batchCase,
+    batchStory,
     async (ctx, c) => {
       const registry = await ctx.registry()
       if (!registry.runBatch) return ctx.fail('the adapter declares the batch profile but has no runBatch')

@@ -126,6 +126,11 @@ const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIM
 const syncThrow = custom(
   'OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws',
   fc.record({ code: fc.constantFrom('E_TOOL', 'ENOENT'), withPost: fc.boolean(), thrown: fc.constantFrom('error', 'function', 'plain object') }),
+  (c) => [
+    `tool sync_thrower: its body throws synchronously ${c.thrown === 'error' ? 'an Error' : `a ${c.thrown}`} with code ${c.code}`,
+    c.withPost ? 'a post-execute listener that delegates' : 'no post-execute listener',
+    'one call to sync_thrower',
+  ],
   async (ctx, c) => {
     const registry = await ctx.registry()
     const value = c.thrown === 'error' ? new Error('thrown synchronously') : c.thrown === 'function' ? () => 'a thrown function' : {

@@ -5,7 +5,7 @@
  * checks drive a registry directly; suites join them to their judged property (with-direct.ts).
  */
 import fc from 'fast-check'
-import { buildValue, malformedPre, type ValueDesc } from '../harness/property/vocabulary.js'
+import { buildValue, malformedPre, times, valueWords, type ValueDesc } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 
@@ -28,6 +28,20 @@ const innerOutcome = (inner: Inner): unknown => {
   return buildValue(inner.value)
 }
 
+const innerWords = (inner: Inner) => (inner.kind === 'returns' ? `answers ${valueWords(inner.value)}` : inner.kind)
+
+/** The waterfall, outermost first: the outer listener, the delegating ones, the inner one; then the call. */
+function overrideStory(stage: 'pre-execute' | 'post-execute', outerDecides: string, c: OverrideCase): string[] {
+  const pause = c.outerAwaits ? ', waits a scheduler point' : ''
+  return [
+    'tool target',
+    `${stage} #0 awaits next(), swallows what it got${pause} and ${outerDecides}`,
+    ...Array.from({ length: c.between }, (_, i) => `${stage} #${i + 1} delegates`),
+    `${stage} #${c.between + 1} ${innerWords(c.inner)}`,
+    'one call to target',
+  ]
+}
+
 /** Malformed for PST-3: content of the wrong shape but lossless is OUT-5's (S), so it is not here. */
 const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
   { kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }, {
@@ -42,6 +56,7 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
   return custom(
     id, rule,
     overrideCase(inner),
+    (c) => overrideStory('pre-execute', 'allows', c),
     async (ctx, c) => {
       const registry = await ctx.registry()
       let bodyRan = false
@@ -72,6 +87,7 @@ function postOverride(rule: string) {
   return custom(
     'PST-3', rule,
     overrideCase(fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))),
+    (c) => overrideStory('post-execute', 'accepts', c),
     async (ctx, c) => {
       const registry = await ctx.registry()
       registry.register(liveTool('target'))
@@ -113,6 +129,12 @@ export const preUnawaitedNext = custom(
     pauses: fc.integer({ min: 1, max: 3 }),
     outer: fc.constantFrom('allow', 'deny'),
   }),
+  (c) => [
+    'tool target',
+    `pre-execute #0 calls next() without awaiting it and answers ${c.outer} at once`,
+    `pre-execute #1 waits at a scheduler point ${times(c.pauses)}, then allows`,
+    'one call to target',
+  ],
   async (ctx, c) => {
     const registry = await ctx.registry()
     let innerSettled = false

@@ -8,6 +8,7 @@ import {
   readOnce,
   safeJson,
   toolName,
+  valueWords,
   type ExtraField,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
@@ -31,6 +32,19 @@ const toolCase: fc.Arbitrary<ToolCase> = fc.record({
   host: fc.boolean(),
 })
 const toolCases = fc.uniqueArray(toolCase, { minLength: 1, maxLength: 3, selector: (t) => t.name })
+
+function extraWords(extra: ExtraField): string {
+  const kind = [extra.enumerable ? '' : 'non-enumerable ', extra.symbol ? 'symbol-keyed ' : ''].join('')
+  return `${kind}extra field ${extra.key} = ${valueWords(extra.value)}`
+}
+
+/** The tools a case registers, a line each: parameters, host fields, extras. */
+const toolsStory = (cases: ToolCase[]): string[] =>
+  cases.map((c) => [
+    `tool ${c.name}: parameters ${valueWords(c.parameters)}`,
+    ...(c.host ? ['with host fields (timeoutMs, isConcurrencySafe, finalizeContent, presentCall, presentResult)'] : []),
+    ...c.extra.map(extraWords),
+  ].join('; '))
 
 function definition(c: ToolCase): ToolDefinition {
   const def = liveTool(c.name, { parameters: buildValue(c.parameters) as never }) as unknown as Record<PropertyKey, unknown>
@@ -68,6 +82,7 @@ export default [
     'SCH-1',
     'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later',
     toolCases,
+    (cases) => [...toolsStory(cases), 'each definition gains a field lateField after registration; schemas() is read'],
     async (ctx, cases) => {
       const registry = await ctx.registry()
       const defs = registerAll(registry, cases)
@@ -86,6 +101,7 @@ export default [
   custom(
     'SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later',
     toolCases,
+    (cases) => [...toolsStory(cases), 'schemas() is read, every parameters object in it is mutated, and schemas() is read again'],
     async (ctx, cases) => {
       const registry = await ctx.registry()
       registerAll(registry, cases)
@@ -119,6 +135,7 @@ export default [
   custom(
     'SCH-3', 'the projection is deterministic: same registrations, same order, deep-equal output',
     toolCases,
+    (cases) => [...toolsStory(cases), 'the same tools registered on two registries; schemas() read twice on the first, once on the second'],
     async (ctx, cases) => {
       const first = await ctx.registry()
       const second = await ctx.registry()

@@ -16,6 +16,13 @@ export default [
       overrunMs: fc.integer({ min: 5, max: 15 }),
       withPolicy: fc.boolean(),
     }),
+    (c) => [
+      c.withPolicy
+        ? `tool slow, without timeoutMs: its body takes ${c.timeoutMs + c.overrunMs} ms`
+        : `tool slow, timeoutMs ${c.timeoutMs}: its body takes ${c.timeoutMs + c.overrunMs} ms`,
+      c.withPolicy ? 'the registry has the timeout policy (when the adapter offers it)' : 'the registry has no timeout policy',
+      'one call to slow',
+    ],
     async (ctx, c) => {
       const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
       const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
@@ -41,6 +48,12 @@ export default [
       lingerMs: fc.integer({ min: 0, max: 5 }),
       throws: fc.boolean(),
     }),
+    (c) => [
+      `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
+        `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
+      `tool fast, timeoutMs ${c.timeoutMs}: its body returns at once`,
+      'the registry has the timeout policy; one call to slow, then one to fast',
+    ],
     async (ctx, c) => {
       const registry = await ctx.registry({ timeoutPolicy: true })
       let bodySettled = false

@@ -26,6 +26,7 @@ export function withDirect<D>(
       { weight: weights.direct, arbitrary: direct.arbitrary.map((d): EitherCase<D> => ({ direct: d })) },
     ),
     run: (adapter, testCase, scheduler) => (isDirect(testCase) ? direct.run(adapter, testCase.direct, scheduler) : judged.run(adapter, testCase, scheduler)),
+    story: (testCase) => (isDirect(testCase) ? ['a direct check:', ...(direct.story?.(testCase.direct) ?? [])] : (judged.story?.(testCase) ?? [])),
   }
   SCENARIO_PROPERTIES.add(property as ConformanceProperty)
   return property

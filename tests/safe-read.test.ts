@@ -82,8 +82,9 @@ describe.concurrent('hostile values end as the implementation\'s clause failure'
 
 describe('a check that throws', () => {
   const cases = fc.constant(null)
+  const story = () => ['one registry']
   it('for a reason of its own is a harness error with its stack, never a verdict', async () => {
-    const buggy = custom('SCH-3', 'a check with a bug of its own', cases, async () => {
+    const buggy = custom('SCH-3', 'a check with a bug of its own', cases, story, async () => {
       const nothing = undefined as unknown as { field: { x: number } }
       if (nothing.field.x > 0) throw new Error('unreachable')
     })
@@ -95,7 +96,7 @@ describe('a check that throws', () => {
   })
 
   it('because the implementation threw through it is the clause\'s failure', async () => {
-    const throwing = custom('SCH-3', 'a check the registry throws through', cases, async (ctx) => {
+    const throwing = custom('SCH-3', 'a check the registry throws through', cases, story, async (ctx) => {
       const registry = await ctx.registry()
       await registry.execute(42 as never).then(() => registry.register(null as never))
     })
@@ -114,7 +115,7 @@ describe('the JSON-safe copy', () => {
 
 describe('a suite that serialises an implementation value itself', () => {
   it('reports a leaked BigInt as its clause\'s failure, not a harness error', async () => {
-    const naive = custom('SCH-3', 'a check that stringifies what the registry returned', fc.constant(null), async (ctx) => {
+    const naive = custom('SCH-3', 'a check that stringifies what the registry returned', fc.constant(null), () => ['one registry'], async (ctx) => {
       const registry = await ctx.registry()
       const projection = [...registry.schemas(), { leaked: 1n }]
       if (JSON.stringify(projection) === '') ctx.fail('unreachable')

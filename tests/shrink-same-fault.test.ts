@@ -14,7 +14,8 @@ import { toFile } from '../harness/store/counterexample.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 /** Large values break "too many tools" (the original fault); any value of 1 or more breaks "a tool is missing". */
-const sliding = custom('SCH-3', 'a property whose smaller cases break another check', fc.integer({ min: 0, max: 1000 }), async (ctx, n) => {
+const told = (n: number) => [`case ${n}`]
+const sliding = custom('SCH-3', 'a property whose smaller cases break another check', fc.integer({ min: 0, max: 1000 }), told, async (ctx, n) => {
   if (n >= 300) ctx.fail(`schemas() listed ${n} tools, more than were registered`)
   else if (n >= 1) ctx.fail(`a registered tool is missing from schemas() (case ${n})`)
 })

@@ -17,6 +17,7 @@ export function explainFailures(report: CertifyReport, counterexamples: Countere
         violations: ce.violations,
         testCase: ce.case,
         isScenario: isScenarioCaseOf(scenarioClauses.has(ce.clause), ce.case),
+        story: ce.story,
         trace: ce.trace as Trace | undefined,
         original: ce.original?.violations,
         seed: ce.seed,

@@ -8,7 +8,7 @@ import type { ConformanceProperty } from '../property/property.js'
 import { isScenarioCase } from './scenario-clauses.js'
 import { replayScheduler } from '../engine/replay-scheduler.js'
 import { AdapterLoadError, loadAdapter } from '../safe/load-adapter.js'
-import { violationsOf } from '../property/property.js'
+import { storyOf, violationsOf } from '../property/property.js'
 import { PROPERTIES } from '../../suites/index.js'
 import { underWatchdog } from '../watchdog/alone.js'
 import { UsageError } from './usage.js'
@@ -78,6 +78,7 @@ async function replayOn(adapter: ConformanceAdapter, ce: CounterexampleFile, pro
   }
   console.log(`${property.title}\n  still violated with ${adapter.name}:`)
   const isScenario = isScenarioCase(ce.clause, ce.case)
-  console.log(explainFailure({ clause: ce.clause, violations, testCase: ce.case, isScenario, trace: outcome.trace, seed: ce.seed, path: ce.path }))
+  const story = storyOf(property, ce.case)
+  console.log(explainFailure({ clause: ce.clause, violations, testCase: ce.case, isScenario, story, trace: outcome.trace, seed: ce.seed, path: ce.path }))
   return 1
 }

@@ -8,7 +8,7 @@ import type { Violation } from '../oracle/judge.js'
 import { checkProperty } from './check-property.js'
 import { toFile } from '../store/counterexample.js'
 import type { CorpusCase } from '../store/corpus.js'
-import type { ConformanceProperty } from '../property/property.js'
+import { storyOf, type ConformanceProperty } from '../property/property.js'
 import { SCENARIO_PROPERTIES } from '../property/scenario-property.js'
 import { plainViolation, type PropertyInfo, type Verdict } from './verdict.js'
 import type { Supervisor } from '../watchdog/case-supervisor.js'
@@ -38,7 +38,7 @@ export async function judgeClause(property: ConformanceProperty, adapter: Confor
   const supervise = supervisor ? { supervise: supervisor.runCase.bind(supervisor) } : {}
   const checked = await checkProperty(property, adapter, { runs: options.runs, seed: options.seed, examples: options.examples ?? [], ...supervise })
   const escaped = supervisor?.propertyEnded() ?? []
-  if (escaped.length > 0 && checked.status !== 'failed') return escapedVerdict(base, escaped, adapter.name, options.seed)
+  if (escaped.length > 0 && checked.status !== 'failed') return escapedVerdict(property, escaped, adapter.name, options.seed)
   if (checked.status === 'passed') return { ...base, status: 'passed', numRuns: checked.numRuns }
   if (checked.status === 'error') return { ...base, status: 'error', error: checked.error }
   const { failure } = checked
@@ -49,7 +49,7 @@ export async function judgeClause(property: ConformanceProperty, adapter: Confor
     numRuns: failure.numRuns,
     violations: failure.violations.map(plainViolation),
     originalViolations: failure.original.violations.map(plainViolation),
-    counterexample: toFile(property.id, property.title, adapter.name, failure),
+    counterexample: toFile(property.id, property.title, adapter.name, failure, storyOf(property, failure.testCase)),
     ...escapeFields(cause),
   }
 }
@@ -63,17 +63,31 @@ function escapeBehind(violations: readonly Violation[], escapes: readonly Escape
 export const escapeFields = (escape: Escape | undefined): Pick<Verdict, 'escape' | 'stage' | 'ended'> =>
   escape ? { escape: escape.kind, ...(escape.stage ? { stage: escape.stage } : {}), ...(escape.ended ? { ended: escape.ended } : {}) } : {}
 
-/** A replayable file for the case something happened in, when the case was kept. */
-export function counterexampleOf(at: RunningCase, adapter: string, seed: number, violations: Violation[]): Verdict['counterexample'] {
+/**
+ * A replayable file for the case something happened in, when the case was kept; told as a story
+ * when the property that ran it is at hand (`teller`: not in the supervisor, which loads no suite).
+ */
+export function counterexampleOf(
+  at: RunningCase,
+  adapter: string,
+  seed: number,
+  violations: Violation[],
+  teller?: ConformanceProperty,
+): Verdict['counterexample'] {
   if (at.case === undefined) return undefined
   const testCase = JSON.parse(at.case) as unknown
   const path = at.path ?? ''
-  return { toolreg: 'counterexample', version: 1, clause: at.clause, property: at.title, adapter, seed, path, case: testCase, schedule: [], violations }
+  const story = teller && teller.id === at.clause ? storyOf(teller, testCase) : undefined
+  return {
+    toolreg: 'counterexample', version: 1, clause: at.clause, property: at.title, adapter, seed, path, case: testCase,
+    ...(story ? { story } : {}), schedule: [], violations,
+  }
 }
 
 /** A property whose cases passed, failed after all by escapes (a late timer, changed globals). */
-function escapedVerdict(base: Pick<Verdict, 'clause' | 'level' | 'profile' | 'title'>, escapes: readonly Escape[], adapter: string, seed: number): Verdict {
+function escapedVerdict(property: ConformanceProperty, escapes: readonly Escape[], adapter: string, seed: number): Verdict {
+  const base = { clause: property.id, level: property.level, profile: property.profile, title: property.title }
   const violations = [...new Set(escapes.map((e) => e.detail))].map((detail): Violation => ({ clause: base.clause, detail }))
-  const found = escapes.map((e) => (e.at ? counterexampleOf(e.at, adapter, seed, violations) : undefined)).find((file) => file !== undefined)
+  const found = escapes.map((e) => (e.at ? counterexampleOf(e.at, adapter, seed, violations, property) : undefined)).find((file) => file !== undefined)
   return { ...base, status: 'failed', violations, ...(found ? { counterexample: found } : {}), ...escapeFields(escapes[0]) }
 }

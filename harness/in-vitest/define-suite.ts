@@ -73,7 +73,7 @@ function failureText(verdict: Verdict, replayable: boolean): string {
   const ce = verdict.counterexample
   const lines = [verdict.title, `  violated: ${(verdict.violations ?? []).map((v) => `${v.clause}: ${v.detail}`).join('; ')}`]
   const found = verdict.numRuns !== undefined ? `, found after ${verdict.numRuns} case(s)` : ''
-  if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${found}`, `  shrunk case: ${JSON.stringify(ce.case)}`)
+  if (ce) lines.push(`  seed ${ce.seed}, path "${ce.path}"${found}`, '  what happened:', ...(ce.story ?? []).map((line) => `    ${line}`))
   if (verdict.counterexampleFile && replayable) lines.push(`  replay: ${replayCommand(relative(process.cwd(), verdict.counterexampleFile))}`)
   else if (verdict.counterexampleFile) lines.push(`  saved: ${verdict.counterexampleFile} (give defineConformanceSuite the adapterModule option to replay it)`)
   return lines.join('\n')

@@ -37,10 +37,15 @@ async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/**
+ * A property of its own check. `story` tells a case in words, a line each thing the case sets up
+ * (for "what happened" when it fails): `valueWords` (safe/value-text.ts) shows a value inside a line.
+ */
 export function custom<Case>(
   id: string,
   rule: string,
   arbitrary: fc.Arbitrary<Case>,
+  story: (testCase: Case) => string[],
   check: (ctx: CustomContext, testCase: Case) => Promise<void>,
   profile?: Profile,
   maxRuns?: number,
@@ -54,6 +59,7 @@ export function custom<Case>(
     profile: profile ?? clause.profile,
     title: `${id} ${rule}`,
     arbitrary,
+    story,
     ...(maxRuns ? { maxRuns } : {}),
     async run(adapter, testCase, scheduler): Promise<CaseOutcome> {
       const violations: Violation[] = []

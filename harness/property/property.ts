@@ -31,6 +31,21 @@ export interface ConformanceProperty<Case = unknown> {
   /** A cap on generated cases, for properties that must spend real time (timeouts). */
   readonly maxRuns?: number
   run(adapter: ConformanceAdapter, testCase: Case, scheduler: fc.Scheduler): Promise<CaseOutcome>
+  /**
+   * The case told for a person, a line each thing it sets up, in words rather than JSON (a failure's
+   * "what happened"). Saved with a counterexample, since the reports are made where no suite is loaded.
+   */
+  story?(testCase: Case): string[]
+}
+
+/** A property's story of a case, or undefined when it has none or telling it throws (a story never changes a verdict). */
+export function storyOf<Case>(property: Pick<ConformanceProperty<Case>, 'story'>, testCase: Case): string[] | undefined {
+  try {
+    const lines = property.story?.(testCase)
+    return Array.isArray(lines) && lines.every((line) => typeof line === 'string') ? lines : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** A property's clause is broken when the run reports a violation naming it. */

@@ -5,6 +5,7 @@ import { clauseById } from '../contract/clauses.js'
 import { judge } from '../oracle/judge.js'
 import { runScenario } from '../scenario/interpret.js'
 import type { Scenario } from '../scenario/types.js'
+import { scenarioStory } from '../scenario/story.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
@@ -74,6 +75,7 @@ export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenari
     title: `${id} ${rule}`,
     arbitrary,
     run: (adapter, scenario, scheduler) => runJudged(adapter, scenario, scheduler),
+    story: scenarioStory,
   }
   SCENARIO_PROPERTIES.add(property as ConformanceProperty)
   return property

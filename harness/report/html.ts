@@ -1,15 +1,15 @@
 /**
  * One self-contained HTML file (no network). It opens on the failures — each with its minimal
- * scenario told as a story, a timeline of its trace (stages as lanes, time as order) with the
- * violating step marked, and the raw JSON behind a toggle — then the clause matrix, filterable by
- * status and text (showing the failed clauses first when there are any).
+ * case told as a story (case-story.ts), a timeline of its trace (stages as lanes, time as order)
+ * with the violating step marked, and the raw JSON behind a toggle — then the clause matrix,
+ * filterable by status and text (showing the failed clauses first when there are any).
  */
 import type { Violation } from '../oracle/judge.js'
 import type { Trace, TraceEvent } from '../scenario/trace.js'
-import type { Scenario } from '../scenario/types.js'
 import type { CertifyReport } from './build-report.js'
 import type { Counterexamples } from './counterexamples.js'
-import { scenarioStory } from './story.js'
+import type { CounterexampleFile } from '../store/counterexample.js'
+import { caseStory, looksLikeScenario } from './case-story.js'
 import { timeline as markedTimeline } from './timeline.js'
 import { replayCommand } from '../store/replay-command.js'
 
@@ -63,11 +63,9 @@ function timeline(trace: Trace, violations: readonly Violation[]): string {
   return `<div class="timeline" data-testid="timeline" style="grid-template-columns:7rem repeat(${columns}, minmax(2.2rem, 1fr))">${labels}${cells}</div>`
 }
 
-/** The shrunk scenario as a short story, when it is one; other cases are shown as raw JSON only. */
-function story(testCase: unknown): string {
-  const isScenario = typeof testCase === 'object' && testCase !== null && 'version' in testCase && 'calls' in testCase
-  if (!isScenario) return ''
-  const lines = scenarioStory(testCase as Scenario)
+/** The shrunk case as a short story: the one saved with it, a scenario's, or the case in words. */
+function story(ce: CounterexampleFile): string {
+  const lines = caseStory(ce.case, ce.story, looksLikeScenario(ce.case))
   return `<h4>What happened</h4><ul class="story" data-testid="story">${lines.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`
 }
 
@@ -108,7 +106,7 @@ export function toHtml(report: CertifyReport, counterexamples: Counterexamples):
   <h3>${c.id} <small>${esc(c.reason ?? '')}</small></h3>
   ${c.originalReason ? `<p data-testid="original-reason">original case, before shrinking: ${esc(c.originalReason)}</p>` : ''}
   ${replay}
-  ${ce ? story(ce.case) : ''}
+  ${ce ? story(ce) : ''}
   ${ce ? `<ul class="violations">${ce.violations.map(violation).join('')}</ul>` : ''}
   ${trace ? `<h4>Timeline <small>(the marked step is where the violation shows)</small></h4>${timeline(trace, ce?.violations ?? [])}` : ''}
   ${ce ? `<details data-testid="raw"><summary>Raw JSON of the minimal case</summary><pre>${esc(JSON.stringify(ce.case, null, 2))}</pre></details>` : ''}

@@ -1,5 +1,6 @@
-/** JUnit XML: one testcase per clause, grouped by family; failures carry the shrunk scenario. */
+/** JUnit XML: one testcase per clause, grouped by family; failures carry the shrunk case, told as a story. */
 import type { CertifyReport } from './build-report.js'
+import { caseStory, looksLikeScenario } from './case-story.js'
 import type { Counterexamples } from './counterexamples.js'
 import { replayCommand } from '../store/replay-command.js'
 
@@ -30,7 +31,7 @@ export function toJunit(report: CertifyReport, counterexamples: Counterexamples)
         c.reason ?? '',
         c.originalReason ? `original case (before shrinking): ${c.originalReason}` : '',
         ce ? `seed ${ce.seed}, path ${ce.path}` : '',
-        ce ? `shrunk case: ${JSON.stringify(ce.case, null, 2)}` : '',
+        ce ? ['what happened (the shrunk case):', ...caseStory(ce.case, ce.story, looksLikeScenario(ce.case)).map((line) => `  ${line}`)].join('\n') : '',
         c.counterexample ? `replay: ${replayCommand(c.counterexample)}` : '',
       ]
         .filter(Boolean)

@@ -1,8 +1,18 @@
-/** A Markdown summary fit for a pull-request comment. */
+/** A Markdown summary fit for a pull-request comment; each failure's shrunk case told as a story, folded. */
+import { clip } from '../safe/json-safe.js'
 import type { CertifyReport } from './build-report.js'
 import { replayCommand } from '../store/replay-command.js'
+import { caseStory, looksLikeScenario } from './case-story.js'
+import type { Counterexamples } from './counterexamples.js'
 
-export function toMarkdown(report: CertifyReport): string {
+/** Text shown verbatim: fenced by more backticks than any run inside it. */
+function fenced(lines: readonly string[]): string[] {
+  const longest = Math.max(2, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))))
+  const fence = '`'.repeat(longest + 1)
+  return [`${fence}text`, ...lines, fence]
+}
+
+export function toMarkdown(report: CertifyReport, counterexamples: Counterexamples = new Map()): string {
   const s = report.summary
   const failed = report.clauses.filter((c) => c.status === 'failed' && c.baseline !== 'expected-failure')
   const expected = report.clauses.filter((c) => c.baseline === 'expected-failure')
@@ -20,12 +30,18 @@ export function toMarkdown(report: CertifyReport): string {
       `${report.runs} runs per property · ${(report.durationMs / 1000).toFixed(1)} s`,
   ]
   if (failed.length > 0) {
-    const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').slice(0, 200)
+    const cell = (text: string | undefined) => clip((text ?? '').replace(/\|/g, '\\|'), 400)
     lines.push('', '| clause | level | why (shrunk case) | why (original case) | replay |', '|---|---|---|---|---|')
     for (const c of failed) {
       const replay = c.counterexample ? `\`${replayCommand(c.counterexample)}\`` : ''
       lines.push(`| ${c.id} | ${c.level} | ${cell(c.reason)} | ${cell(c.originalReason ?? c.reason)} | ${replay} |`)
     }
+  }
+  for (const c of failed) {
+    const ce = counterexamples.get(c.id)
+    if (!ce) continue
+    const story = caseStory(ce.case, ce.story, looksLikeScenario(ce.case))
+    lines.push('', `<details><summary>${c.id}: what happened (the shrunk case)</summary>`, '', ...fenced(story), '', '</details>')
   }
   if (stale.length > 0) lines.push('', `**Stale baseline entries** (these pass now; remove them): ${stale.map((c) => c.id).join(', ')}`)
   if (expected.length > 0) lines.push('', `Known failures (baseline): ${expected.map((c) => `${c.id} — ${c.baselineReason ?? ''}`).join('; ')}`)

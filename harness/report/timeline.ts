@@ -6,6 +6,8 @@
  */
 import type { Violation } from '../oracle/judge.js'
 import type { Stage, Trace, TraceEvent } from '../scenario/trace.js'
+import { clip } from '../safe/json-safe.js'
+import { valueWords } from '../safe/value-text.js'
 
 export interface TimelineStep {
   index: number
@@ -28,8 +30,16 @@ const FAMILY_STAGE: Record<string, Stage> = {
   RES: 'observer',
 }
 
-const MAX_DETAIL = 80
-const clipped = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text)
+/** A step's detail (JSON text the interpreter recorded) in words; past this, long strings shrink in the middle. */
+const MAX_DETAIL = 160
+
+function clipped(text: string): string {
+  try {
+    return valueWords(JSON.parse(text) as unknown, MAX_DETAIL)
+  } catch {
+    return clip(text, MAX_DETAIL)
+  }
+}
 
 function stepText(event: TraceEvent): string {
   switch (event.ev) {

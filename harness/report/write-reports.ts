@@ -26,7 +26,7 @@ export async function writeReports(report: CertifyReport, targets: ReportTargets
   const written: string[] = []
   if (targets.json) written.push(await writeAtomically(targets.json, `${JSON.stringify(report, null, 2)}\n`))
   if (targets.junit) written.push(await writeAtomically(targets.junit, toJunit(report, counterexamples)))
-  if (targets.markdown) written.push(await writeAtomically(targets.markdown, toMarkdown(report)))
+  if (targets.markdown) written.push(await writeAtomically(targets.markdown, toMarkdown(report, counterexamples)))
   if (targets.html) written.push(await writeAtomically(targets.html, toHtml(report, counterexamples)))
   if (targets.badge) written.push(await writeAtomically(targets.badge, `${JSON.stringify(toBadge(report), null, 2)}\n`))
   return written

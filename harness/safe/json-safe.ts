@@ -1,8 +1,8 @@
 /**
  * A plain JSON copy of anything an implementation handed over, for files and messages: it never
  * throws (a throwing getter or a Proxy trap becomes a marker), never loops (cycles become a
- * marker), and stays small (long strings are cut, deep or wide values are elided), so a hostile
- * result cannot crash a reporter or put 50 MB into a report.
+ * marker), and stays small (long strings are cut in the middle, deep or wide values are elided), so a
+ * hostile result cannot crash a reporter or put 50 MB into a report.
  */
 export interface JsonSafeLimits {
   /** Characters kept of one string. */
@@ -18,9 +18,14 @@ export function jsonSafe(value: unknown, limits: JsonSafeLimits = {}): unknown {
   return copy(value, { ...DEFAULTS, ...limits }, 0, new Set())
 }
 
-/** A string cut to `max` characters, saying how much was cut. */
+/**
+ * A string cut to `max` characters, saying how much was cut. The cut is in the middle: what a
+ * message is about sits at its start or its end (a tag, a key, a code) as often as not.
+ */
 export function clip(text: string, max = DEFAULTS.maxString): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`
+  if (text.length <= max) return text
+  const head = Math.ceil(max / 2)
+  return `${text.slice(0, head)}… [${text.length - max} characters cut] …${text.slice(text.length - (max - head))}`
 }
 
 function copy(value: unknown, limits: Required<JsonSafeLimits>, depth: number, path: Set<object>): unknown {

@@ -8,6 +8,7 @@
  */
 import { types } from 'node:util'
 import { clip, jsonSafe } from './json-safe.js'
+import { jsonWithin } from './value-text.js'
 
 /** An implementation value broke a check: the verdict is the clause's (the property's when unnamed). */
 export class ImplementationFault extends Error {
@@ -30,11 +31,15 @@ export class HarnessError extends Error {
   }
 }
 
-/** Compact JSON text of any value, for a message: never throws, never loops, at most `max` characters. */
+/**
+ * Compact JSON text of any value, for a message: never throws, never loops, about `max` characters.
+ * Long strings are shortened in the middle so keys and structure stay; only a value whose structure
+ * alone is past four times `max` is cut as text.
+ */
 export function show(value: unknown, max = 300): string {
   try {
-    const copied = jsonSafe(value, { maxString: max, maxEntries: 50, maxDepth: 12 })
-    return clip(copied === undefined ? 'undefined' : JSON.stringify(copied), max)
+    const copied = jsonSafe(value, { maxString: Infinity, maxEntries: 50, maxDepth: 12 })
+    return clip(copied === undefined ? 'undefined' : jsonWithin(copied, max), max * 4)
   } catch {
     return '[unprintable]'
   }

@@ -34,6 +34,8 @@ export interface CounterexampleFile {
   path: string
   /** The shrunk case: a scenario for judged properties, the property's own JSON otherwise. */
   case: unknown
+  /** The shrunk case told by its property (`ConformanceProperty.story`), for reports made where no suite is loaded. */
+  story?: string[]
   schedule: number[]
   violations: Failure['violations']
   trace?: unknown
@@ -61,6 +63,7 @@ const ENVELOPE_SCHEMA = {
     path: { type: 'string' },
     schedule: { type: 'array', items: { type: 'integer', minimum: 1 } },
     violations: { type: 'array' },
+    story: { type: 'array', items: { type: 'string' } },
   },
 }
 
@@ -69,7 +72,7 @@ const ENVELOPE_SCHEMA = {
 let validators: { envelope: ReturnType<typeof documentValidator>; scenario: ReturnType<typeof documentValidator> } | undefined
 const compiled = () => (validators ??= { envelope: documentValidator(ENVELOPE_SCHEMA), scenario: documentValidator(SCENARIO_SCHEMA) })
 
-export function toFile(clause: string, property: string, adapter: string, failure: Failure): CounterexampleFile {
+export function toFile(clause: string, property: string, adapter: string, failure: Failure, story?: string[]): CounterexampleFile {
   return {
     toolreg: 'counterexample',
     version: 1,
@@ -79,6 +82,7 @@ export function toFile(clause: string, property: string, adapter: string, failur
     seed: failure.seed,
     path: failure.path,
     case: failure.testCase,
+    ...(story ? { story } : {}),
     schedule: failure.schedule,
     violations: jsonSafe(failure.violations) as Failure['violations'],
     numRuns: failure.numRuns,

@@ -1,7 +1,8 @@
 /**
  * A failing scenario told as a short story: the tools, the hooks and the calls, a line each, in
  * words rather than JSON. Scenario values are harness-made descriptors, so this reads only
- * plain data; tagged values (`{ $: 'bigint' }`) are shown as ‹bigint›.
+ * plain data; tagged values (`{ $: 'bigint' }`) are shown as ‹bigint›. Scenario properties tell
+ * their cases with it (scenario-property.ts), and reports fall back on it for saved scenarios.
  */
 import type {
   ApprovalSpec,
@@ -16,26 +17,11 @@ import type {
   ToolSpec,
   ValueDesc,
   WrapperAction,
-} from '../scenario/types.js'
+} from './types.js'
+import { valueWords } from '../safe/value-text.js'
 
-const MAX_VALUE = 60
-
-/** A value descriptor in a few characters: JSON, with tagged values as ‹tag›. */
-export function showValue(value: ValueDesc | undefined): string {
-  const text = valueText(value)
-  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text
-}
-
-function valueText(value: ValueDesc | undefined): string {
-  if (value === undefined) return '‹undefined›'
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(valueText).join(', ')}]`
-  if (typeof value.$ === 'string') {
-    const inner = 'value' in value ? `(${valueText(value.value as ValueDesc)})` : 'code' in value ? `(${String(value.code)})` : ''
-    return `‹${value.$}›${inner}`
-  }
-  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${valueText(v as ValueDesc)}`).join(', ')}}`
-}
+/** A value descriptor in words: whole up to a generous bound, tagged values as ‹tag›, long strings shortened in the middle. */
+export const showValue = (value: ValueDesc | undefined): string => valueWords(value)
 
 const scoped = (scope: string | undefined) => (scope ? ` (agent ${scope})` : '')
 

@@ -26,8 +26,9 @@ export function fitScenario(scenario: Scenario, adapter: FittedAdapter): Scenari
 }
 
 /**
- * - no `scopes`: scoped tools and hooks are dropped (a registry without scoping would make them
- *   global); per-tool decisions follow their tool. Calls keep their `agent`, a core input field.
+ * - no `scopes`: scoped hooks become global, as a registry without scoping holds them, so a
+ *   generator's hook counts stay; a scoped tool too, unless its name is taken by a global tool (or
+ *   an earlier one), when it is dropped. Calls keep their `agent`, a core input field.
  * - no `code`: the mode is native, program calls are dropped and fake parents cleared; bodies
  *   dispatch no nested calls (a nested call carries `parent`).
  * - no `timeout`: no timeout policy (TMO-1: a declared `timeoutMs` then sets no deadline).
@@ -47,23 +48,22 @@ export function fitToProfiles(scenario: Scenario, profiles: ReadonlySet<Profile>
   return s
 }
 
-const global = <T extends { scope?: AgentName }>(list: T[]): T[] => list.filter((item) => item.scope === undefined)
+/** A hook or tool as a registry without scoping holds it: for everyone. */
+const unscoped = <T extends { scope?: AgentName }>({ scope: _scope, ...item }: T): Omit<T, 'scope'> => item
 
 function withoutScopes(scenario: Scenario): Scenario {
-  const tools = global(scenario.tools)
-  const out: Scenario = {
+  // Of the tools that become same-named globals, the global one (else the first) is kept: no name is registered twice.
+  const kept = (tool: ToolSpec, i: number) =>
+    tool.scope === undefined || !scenario.tools.some((other, j) => other.name === tool.name && (other.scope === undefined || j < i))
+  return {
     ...scenario,
-    tools,
-    pre: global(scenario.pre),
-    guards: global(scenario.guards),
-    wrappers: global(scenario.wrappers),
-    post: global(scenario.post),
-    observers: global(scenario.observers),
+    tools: scenario.tools.filter(kept).map(unscoped),
+    pre: scenario.pre.map(unscoped),
+    guards: scenario.guards.map(unscoped),
+    wrappers: scenario.wrappers.map(unscoped),
+    post: scenario.post.map(unscoped),
+    observers: scenario.observers.map(unscoped),
   }
-  const decisions = scenario.toolDecisions?.filter((d) => tools.some((t) => t.name === d.tool))
-  if (decisions?.length) out.toolDecisions = decisions
-  else delete out.toolDecisions
-  return out
 }
 
 function withoutCode(scenario: Scenario): Scenario {

@@ -46,13 +46,17 @@ describe('scenarios fitted to the profiles', () => {
     ],
   }
 
-  it('without scopes: scoped tools and hooks are dropped, per-tool decisions follow their tool, calls keep their agent', () => {
+  it('without scopes: scoped hooks become global; a scoped tool too, unless its name is taken; calls keep their agent', () => {
     const fitted = fitToProfiles(full, only('code', 'timeout', 'define'))
-    expect(fitted.tools.map((t) => [t.name, t.scope])).toEqual([['leaf', undefined], ['outer', undefined]])
-    expect([fitted.pre.length, fitted.guards.length, fitted.wrappers.length, fitted.post.length, fitted.observers.length]).toEqual([1, 0, 1, 0, 1])
-    expect(fitted.toolDecisions).toEqual([{ tool: 'leaf', decision: { kind: 'ask' } }])
+    expect(fitted.tools.map((t) => [t.name, t.scope])).toEqual([['leaf', undefined], ['outer', undefined], ['mine', undefined]])
+    expect(fitted.tools[0]!.define).toBe(true)
+    const hooks = [fitted.pre, fitted.guards, fitted.wrappers, fitted.post, fitted.observers]
+    expect(hooks.map((list) => list.length)).toEqual([2, 1, 2, 1, 2])
+    expect(hooks.flat().filter((hook) => 'scope' in hook)).toEqual([])
+    expect(fitted.toolDecisions).toEqual(full.toolDecisions)
     expect(fitted.calls[1]!.agent).toBe('A')
-    expect(fitToProfiles({ ...full, toolDecisions: [{ tool: 'mine', decision: 0 }] }, only()).toolDecisions).toBeUndefined()
+    const twice = fitToProfiles({ ...base, tools: [tool('t', { scope: 'A' }), tool('t', { scope: 'B', description: 'B' })] }, only())
+    expect(twice.tools).toEqual([tool('t')])
   })
 
   it('without code: native mode, no program calls (sameCallIdAs renumbered), no fake parents, no nested dispatch', () => {

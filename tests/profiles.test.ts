@@ -27,7 +27,8 @@ const base: Scenario = { version: 1, config: {}, tools: [], pre: [], guards: [],
 const only = (...profiles: Profile[]) => new Set<Profile>(['core', ...profiles])
 
 describe('scenarios fitted to the profiles', () => {
-  const nested: ToolSpec = tool('outer', { body: { steps: [{ kind: 'await' }, { kind: 'dispatch', tool: 'leaf', args: {} }], outcome: { kind: 'return', value: 1 } } })
+  const steps: ToolSpec['body']['steps'] = [{ kind: 'await' }, { kind: 'dispatch', tool: 'leaf', args: {} }]
+  const nested: ToolSpec = tool('outer', { body: { steps, outcome: { kind: 'return', value: 1 } } })
   const full: Scenario = {
     ...base,
     config: { mode: 'code', timeoutPolicy: true },
@@ -100,7 +101,8 @@ describe('a core-only adapter (no scopes)', () => {
 async function corpusOf(clause: string, cases: unknown[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'toolreg-fit-corpus-'))
   for (const [seed, testCase] of cases.entries()) {
-    await addToCorpus(dir, { toolreg: 'counterexample', version: 1, clause, property: clause, adapter: 'reference', seed, path: '', case: testCase, schedule: [], violations: [] })
+    const saved = { clause, property: clause, adapter: 'reference', seed, path: '', case: testCase, schedule: [], violations: [] }
+    await addToCorpus(dir, { toolreg: 'counterexample', version: 1, ...saved })
   }
   return dir
 }

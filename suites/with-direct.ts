@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import type { ConformanceProperty } from '../harness/property/property.js'
-import { SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
+import { DIRECT_CASE_PROPERTIES, SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
 import { type Scenario } from '../harness/property/vocabulary.js'
 
 export type EitherCase<D> = Scenario | { direct: D }
@@ -29,5 +29,6 @@ export function withDirect<D>(
     story: (testCase) => (isDirect(testCase) ? ['a direct check:', ...(direct.story?.(testCase.direct) ?? [])] : (judged.story?.(testCase) ?? [])),
   }
   SCENARIO_PROPERTIES.add(property as ConformanceProperty)
+  DIRECT_CASE_PROPERTIES.add(property as ConformanceProperty)
   return property
 }

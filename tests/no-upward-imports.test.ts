@@ -21,7 +21,7 @@ export const FLOORS: readonly Floor[] = [
   { floor: 'leaves', paths: ['harness/json-schema.ts', 'harness/safe/', 'harness/report/write-file.ts'] },
   { floor: 'scenario', paths: ['harness/scenario/'] },
   { floor: 'arbitraries', paths: ['harness/arbitraries/'] },
-  { floor: 'oracle', paths: ['harness/oracle/', 'harness/seams.ts'] },
+  { floor: 'oracle', paths: ['harness/oracle/', 'harness/seams.ts', 'harness/fit-scenario.ts'] },
   { floor: 'protocol', paths: ['harness/protocol/'] },
   { floor: 'property language', paths: ['harness/property/'] },
   { floor: 'watchdog', paths: ['harness/watchdog/'] },

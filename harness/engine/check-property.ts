@@ -14,9 +14,8 @@ import type { FailingCase, Failure } from '../property/failure.js'
 import { violationsOf, type CaseOutcome, type ConformanceProperty } from '../property/property.js'
 import { replayScheduler } from './replay-scheduler.js'
 import { describeThrown } from '../safe/safe-read.js'
-import { mismatchFor, restrictScenario, seamMismatches, seamsOf } from '../seams.js'
-import { SCENARIO_PROPERTIES } from '../property/scenario-property.js'
-import type { Scenario } from '../scenario/types.js'
+import { mismatchFor, seamMismatches } from '../seams.js'
+import { arbitraryFor, fitExamples } from './fit-cases.js'
 
 export interface CheckOptions {
   runs: number
@@ -97,11 +96,13 @@ export async function checkProperty(property: ConformanceProperty, adapter: Conf
     last = found
     return false
   }
+  // Corpus cases are fitted to the adapter like generated ones (fit-cases.ts).
+  const examples = fitExamples(property, adapter, options.examples ?? [])
   const details = await fc.check(fc.asyncProperty(arbitraryFor(property, adapter), fc.scheduler(), predicate), {
     numRuns: options.runs,
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
-    ...(options.examples?.length ? { examples: options.examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
+    ...(examples.length ? { examples: examples.map((c) => [c.testCase, replayScheduler(c.schedule)] as [unknown, fc.Scheduler]) } : {}),
     endOnFailure: options.shrink === false,
   })
   if (harnessError !== undefined) return { status: 'error', error: harnessErrorText(property.id, harnessError) }
@@ -138,15 +139,6 @@ function releasedOrder(scheduler: fc.Scheduler): number[] {
     .report()
     .filter((item) => item.status !== 'pending')
     .map((item) => item.taskId)
-}
-
-/** A scenario property's cases, cut down to the adapter's declared seams (harness/seams.ts). */
-function arbitraryFor(property: ConformanceProperty, adapter: ConformanceAdapter): fc.Arbitrary<unknown> {
-  if (adapter.seams === undefined || !SCENARIO_PROPERTIES.has(property)) return property.arbitrary
-  const seams = seamsOf(adapter)
-  // Direct cases (suites/with-direct.ts) drive hooks a scenario cannot express: only scenarios are cut.
-  const isScenario = (c: unknown): c is Scenario => typeof c === 'object' && c !== null && 'version' in c && Array.isArray((c as Scenario).tools)
-  return property.arbitrary.filter(isScenario).map((scenario) => restrictScenario(scenario, seams))
 }
 
 const problems = new WeakMap<ConformanceAdapter, Promise<string[]>>()

@@ -64,6 +64,9 @@ function readPublishedOnce(trace: Trace): { judgedTrace: Trace; unreadable: Map<
 /** Properties whose cases are scenarios (their replay files are validated as scenarios). */
 export const SCENARIO_PROPERTIES = new WeakSet<ConformanceProperty>()
 
+/** Scenario properties that also take direct cases, `{ direct: … }` (suites/with-direct.ts). */
+export const DIRECT_CASE_PROPERTIES = new WeakSet<ConformanceProperty>()
+
 /** A property whose case is a scenario and whose verdict is the oracle's, for its clause. */
 export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenario>, profile?: Profile): ConformanceProperty<Scenario> {
   const clause = clauseById.get(id)

@@ -134,7 +134,7 @@ describe('a custom clause explained', () => {
       const verdict = await checkProperty(property, dropsSyncCode, { runs: 100, seed })
       if (verdict.status === 'failed' && isDirect(verdict.failure.testCase)) {
         const dir = await mkdtemp(join(tmpdir(), 'toolreg-stories-'))
-        file = await writeCounterexample(dir, toFile('OUT-4', property.title, 'mutant', verdict.failure))
+        file = await writeCounterexample(dir, toFile('OUT-4', property.title, dropsSyncCode.name, verdict.failure))
       }
     }
     expect(file).toBeDefined()

@@ -53,9 +53,11 @@ Options:
   --strict            Fail on S (recommended) clauses too.
   --clauses A,B,...   The same, as one comma-separated list.
   --case-timeout <time>  How long the implementation may block the event loop (a synchronous
-                      loop) before the supervisor kills its child process and fails the clause
-                      (default 5s). Once a clause blocked, the rest of its family (PRE, FIN, …) is
-                      judged from it, and every other clause gets 2s.
+                      loop) before its child process is killed and the clause fails (default 5s),
+                      counted in the child's own time: time it waited for a CPU on a loaded
+                      machine does not count (Linux; elsewhere wall time). Once a clause blocked,
+                      the rest of its family (PRE, FIN, …) is judged from it, and every other
+                      clause gets 2s.
   --workers N         Child processes running the implementation in parallel (default: 2, or
                       fewer cores). The report is the same whatever N.
   --time-budget <time>  The clauses' budget (default 30m), from when the adapter has loaded: those

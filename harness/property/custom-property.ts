@@ -11,6 +11,7 @@ import { describeThrown } from '../safe/safe-read.js'
 import type { ToolExecutionInput } from '../contract/spec.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import { HarnessError, ImplementationFault } from '../safe/safe-read.js'
+import { afterOwnTime } from '../safe/own-time.mjs'
 import { stageEntered } from '../scenario/stage-probe.js'
 
 export interface CustomContext {
@@ -25,15 +26,15 @@ export interface CustomContext {
 class CreateFailed extends Error {}
 class OverBudget extends Error {}
 
-/** Custom checks may spend real time (timeouts, workers); past this they count as hung. */
+/** Custom checks may spend real time (timeouts, workers); past this much own time (a starved process is not hung) they count as hung. */
 const CUSTOM_BUDGET_MS = 5000
 
 async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
+  let cancel: (() => void) | undefined
   try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new OverBudget()), ms)))])
+    return await Promise.race([work, new Promise<never>((_, reject) => (cancel = afterOwnTime(ms, () => reject(new OverBudget()))))])
   } finally {
-    clearTimeout(timer)
+    cancel?.()
   }
 }
 

@@ -8,6 +8,7 @@ import { isAdapterFault, type AdapterFault, type ConformanceAdapter, type Regist
 import type { JsonValue, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext } from '../contract/spec.js'
 import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../safe/safe-read.js'
+import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
 import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { applyWrites } from './attack.js'
@@ -21,7 +22,7 @@ const RESULT_STRING_CHARS = 4096
 
 export interface RunOptions {
   scheduler?: Scheduler
-  /** Real-time budget for the whole case; past it the case is reported as hung. */
+  /** Budget for the whole case, in this thread's own time (a starved process is not hung); past it the case is reported as hung. */
   budgetMs?: number
 }
 
@@ -59,14 +60,14 @@ function faultText(adapter: ConformanceAdapter, fault: AdapterFault): string {
 }
 
 async function withinBudget(work: Promise<unknown>, budgetMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
+  let cancel: (() => void) | undefined
   const expired = new Promise<true>((resolve) => {
-    timer = setTimeout(() => resolve(true), budgetMs)
+    cancel = afterOwnTime(budgetMs, () => resolve(true))
   })
   try {
     return await Promise.race([work.then(() => false as const), expired])
   } finally {
-    clearTimeout(timer)
+    cancel?.()
   }
 }
 

@@ -7,7 +7,7 @@ import type { Profile } from '../contract/adapter.js'
 import type { Seam } from '../contract/seam-names.js'
 import type { CorpusCase } from '../store/corpus.js'
 import type { PropertyInfo, Verdict } from '../engine/verdict.js'
-import type { Escape } from '../watchdog/record.js'
+import type { Escape, WatchLimits } from '../watchdog/record.js'
 
 /** What a child is told first (`init`): it may have been started before the run was resolved (early-child.mjs). */
 export interface ChildInit {
@@ -16,6 +16,8 @@ export interface ChildInit {
   stateDir: string
   /** How long the event loop may stall before the watchdog thread writes the blocked record. */
   stallReportMs: number
+  /** How long loading the adapter may stay silent before the watchdog thread kills the process. */
+  loadSilenceMs: number
 }
 
 export interface AdapterIdentity {
@@ -29,9 +31,9 @@ export type ToChild =
   /** The first message: what to load and where the watchdog writes. Answered with `ready` or `load-error`. */
   | { type: 'init'; init: ChildInit }
   /** create() and dispose() once, and the seam check: answered with `preflight`. */
-  | { type: 'preflight' }
-  /** Check one clause: answered with `started`, then `verdict`. */
-  | { type: 'run'; clause: string; seed: number; runs: number; examples: CorpusCase[] }
+  | { type: 'preflight'; limits: WatchLimits }
+  /** Check one clause: answered with `started`, then `verdict`. `limits`: the watchdog's, in own time. */
+  | { type: 'run'; clause: string; seed: number; runs: number; examples: CorpusCase[]; limits: WatchLimits }
   /** Close the implementation and exit (coverage is written on a clean exit). */
   | { type: 'stop' }
 

@@ -5,7 +5,8 @@
  * lives here too, and the rule for a misbehaviour that repeats: once a clause blocked the event
  * loop, the rest of its family is judged from it without running, and every other clause may
  * stay silent for only REPEAT_SILENCE_MS — a blocking implementation costs one full timeout,
- * not one per clause.
+ * not one per clause. Silences and deadlines are the child's own time (safe/own-time.mjs): a
+ * child starved of CPU by other processes is not silent.
  */
 import { AdapterLoadError } from '../safe/load-adapter.js'
 import type { AdapterIdentity } from './child-messages.js'
@@ -20,8 +21,8 @@ import type { Escape } from '../watchdog/record.js'
 /** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
 export const REPEAT_SILENCE_MS = 2_000
 /**
- * One case may take this many silences (30 s by default) before its child is killed: a promise
- * that never settles where the harness has no time budget of its own (create(), say). The
+ * One case may take this many silences (30 s of own time by default) before its child is killed: a
+ * promise that never settles where the harness has no time budget of its own (create(), say). The
  * reference's longest case took 0.7 s on a loaded 2-core machine.
  */
 export const CASE_DEADLINE_FACTOR = 6
@@ -32,7 +33,8 @@ export const CASE_DEADLINE_FACTOR = 6
 const HANDSHAKE_SILENCE_MS = 25_000
 /**
  * Loading the adapter may stay silent at least this long, whatever the case timeout: tsx resolves
- * each of its modules with a synchronous wait on its loader thread, seconds on a loaded machine.
+ * each of its modules with a synchronous wait on its loader thread, seconds on a loaded machine
+ * (own time of the waiting main thread, whoever starves the loader thread).
  */
 const LOAD_SILENCE_MS = 5_000
 
@@ -90,7 +92,7 @@ export class ChildPool {
     if (ready.type !== 'ready') throw new AdapterLoadError(`the child sent ${ready.type} before ready`)
     this.adapterName = ready.adapter.name
     const limits = { silenceMs: this.run.caseTimeoutMs, deadlineMs: 3 * this.run.caseTimeoutMs }
-    const answer = await child.request({ type: 'preflight' }, limits)
+    const answer = await child.request({ type: 'preflight', limits })
     const name = `adapter ${ready.adapter.name}`
     if (isDeath(answer)) throw new AdapterLoadError(`${name}: create() and dispose() once (preflight): ${endText(answer)}`)
     if (answer.type !== 'preflight') throw new AdapterLoadError(`${name}: the child answered the preflight with ${answer.type}`)
@@ -146,7 +148,8 @@ export class ChildPool {
     // (the protocol bounds it, and every reply, itself): that silence is the harness's, not a blocked loop.
     const silenceMs = this.run.target.command ? Math.max(allowed, HANDSHAKE_SILENCE_MS) : allowed
     const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
-    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs: runsFor(this.run, property), examples }, limits)
+    const runs = runsFor(this.run, property)
+    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs, examples, limits })
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     // A protocol server that hung fails its clause in the child, which lives on: the same rule applies.
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return this.noteStuck(property, answer.verdict)

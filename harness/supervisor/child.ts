@@ -2,7 +2,9 @@
  * The child process `toolreg certify` runs the implementation in: it loads the adapter (or
  * connects to the protocol server), and checks the clauses the supervisor hands it, one at a
  * time, under the watchdog and the escape traps, answering with one verdict each. Nothing it
- * sends is trusted beyond its shape: the supervisor judges deaths, silences and budgets itself.
+ * sends is trusted beyond its shape: the supervisor judges deaths and budgets itself; silences and
+ * deadlines the watchdog thread judges here, in own time, and ends this process (the supervisor
+ * keeps a longer backstop).
  */
 import '../watchdog/globals.js' // first: the baseline of globals is taken before the adapter loads
 import type { ConformanceAdapter, RegistryUnderTest } from '../contract/adapter.js'
@@ -40,7 +42,8 @@ function send(message: FromChild): void {
   }
 }
 
-const supervisor = new Supervisor({ dir: init.stateDir, blockedAfterMs: init.stallReportMs }, (escape) => send({ type: 'escape', escape }))
+const watchdog = { dir: init.stateDir, blockedAfterMs: init.stallReportMs, limits: { silenceMs: init.loadSilenceMs } }
+const supervisor = new Supervisor(watchdog, (escape) => send({ type: 'escape', escape }))
 setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
 process.on('disconnect', () => void supervisor.exitCleanly(0))
 
@@ -143,12 +146,13 @@ if (adapter) {
   process.on('message', (message: ToChild) => {
     turn = turn.then(async () => {
       if (message.type === 'init') return
-      if (message.type === 'preflight') send(await preflight(adapter))
-      else if (message.type === 'run') send({ type: 'verdict', verdict: await check(adapter, message) })
-      else {
+      if (message.type === 'stop') {
         ;(adapter as { close?: () => void }).close?.()
-        await supervisor.exitCleanly(0)
+        return supervisor.exitCleanly(0)
       }
+      supervisor.requestLimits(message.limits)
+      send(message.type === 'preflight' ? await preflight(adapter) : { type: 'verdict', verdict: await check(adapter, message) })
+      supervisor.requestLimits(undefined)
     })
   })
 }

@@ -1,37 +1,42 @@
 /**
  * One child process running the implementation, seen from the supervisor: it is started with
  * a heap cap, asked one thing at a time, and judged on what it does rather than on what it says.
- * Silence longer than allowed (a blocked event loop), a deadline, or the run's budget gets it
- * SIGKILLed; any exit while a request is open, exit code 0 included, ends the request with a
- * death record read from what the child left behind (watchdog-record.ts).
+ * Silence longer than allowed (a blocked event loop) and a case or request past its deadline are
+ * judged in the child's own time (safe/own-time.mjs) by its watchdog thread, which sees the
+ * heartbeat with no message queue in between and kills its own process; this side reads the
+ * judgement from what the child left behind (watchdog/record.ts). Any exit while a request is
+ * open, exit code 0 included, ends the request with a death record. Here only the run's budget
+ * kills, and a backstop for a child whose watchdog cannot run (not started yet, or stuck): far
+ * longer limits, also in the child's own time, never decided in a check that itself ran late —
+ * a starved supervisor runs its timers before it reads the heartbeats queued meanwhile.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
+import { ownClock } from '../safe/own-time.mjs'
 import { takeEarly } from './early-child.mjs'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
 export type { ChildDeath } from '../engine/verdict.js'
-import { readBlocked, readExit, readWhere, type BlockedRecord, type Escape, type ExitRecord, type WhereRecord } from '../watchdog/record.js'
+import { readBlocked, readExit, readKilled, readWhere, type Escape, type WatchLimits } from '../watchdog/record.js'
 
 const ENTRY = new URL('./child.mjs', import.meta.url)
 const WATCH_MS = 50
-/** Before its first heartbeat a child is still loading the harness: it may be silent this long. */
+/** A check this long after the one before ran late (this process was starved): it decides nothing. */
+const LATE_CHECK_MS = 4 * WATCH_MS
+/** Before its first heartbeat a child is still loading the harness (no watchdog yet): it may be silent this long. */
 const FIRST_BEAT_MS = 60_000
+/** The backstop acts at twice the watchdog's limits, and this much more. */
+const BACKSTOP_FACTOR = 2
+const BACKSTOP_MARGIN_MS = 5_000
 /** V8's last words when the heap cap is reached. */
 const OUT_OF_MEMORY = /heap out of memory|Allocation failed - JavaScript heap|Reached heap limit/
 const STDERR_TAIL = 8192
 
-
-export interface RequestLimits {
-  /** No message for this long = a blocked event loop. */
-  silenceMs: number
-  /** The whole request may take this long (for work that may hang asynchronously). */
-  deadlineMs?: number
-  /** One case may take this long (a promise of the implementation that never settles). */
-  caseDeadlineMs?: number
-}
+export type RequestLimits = WatchLimits
+/** A request to the child: it carries the limits its watchdog judges it by. */
+export type LimitedRequest = Extract<ToChild, { limits: WatchLimits }>
 
 export interface ChildSettings {
   target: ChildInit['target']
@@ -50,11 +55,17 @@ type Answer = Exclude<FromChild, { type: 'beat' | 'escape' | 'started' }>
 export class SupervisedChild {
   private readonly process: ChildProcess
   private readonly stateDir = mkdtempSync(join(tmpdir(), 'toolreg-child-'))
-  private lastHeard = Date.now()
+  /** The child's own clock, and the child's own time silent, in its case and in its request, counted by the checks. */
+  private readonly clock: ReturnType<typeof ownClock>
+  private lastOwn: number
+  private lastCheck = performance.now()
+  private heardSinceCheck = false
+  private silentOwn = 0
+  private caseOwn = 0
+  private requestOwn = 0
   private cases = 0
-  private caseSince = Date.now()
   private beating = false
-  private open: { resolve: (answer: Answer | ChildDeath) => void; limits: RequestLimits; sentAt: number } | undefined
+  private open: { resolve: (answer: Answer | ChildDeath) => void; limits: RequestLimits } | undefined
   private killedFor: ChildEnd['killed'] | undefined
   private stderrTail = ''
   private readonly watch: NodeJS.Timeout
@@ -65,7 +76,8 @@ export class SupervisedChild {
   readonly exited: Promise<ChildDeath>
 
   constructor(private readonly settings: ChildSettings) {
-    const init: ChildInit = { target: settings.target, stateDir: this.stateDir, stallReportMs: settings.stallReportMs }
+    const { target, stallReportMs, loadSilenceMs } = settings
+    const init: ChildInit = { target, stateDir: this.stateDir, stallReportMs, loadSilenceMs }
     const execArgv = [`--max-old-space-size=${settings.maxOldSpaceMb}`]
     this.process = takeEarly(execArgv) ?? fork(ENTRY, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' })
     this.process.send({ type: 'init', init } satisfies ToChild, (error) => error && this.process.kill('SIGKILL'))
@@ -75,6 +87,8 @@ export class SupervisedChild {
     })
     this.process.on('message', (message: FromChild) => this.heard(message))
     this.process.on('error', () => this.process.kill('SIGKILL')) // a send to a child that just died: its exit tells the rest
+    this.clock = ownClock(this.process.pid ?? -1) // no pid: a fork that failed, whose exit follows
+    this.lastOwn = this.clock.now()
     this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve(this.ended(code, signal))))
     this.ready = this.ask(undefined, { silenceMs: settings.loadSilenceMs })
     this.watch = setInterval(() => this.check(), WATCH_MS)
@@ -86,8 +100,8 @@ export class SupervisedChild {
   }
 
   /** Sends one request and waits for its answer, or for the child's death. */
-  request(message: ToChild, limits: RequestLimits): Promise<Answer | ChildDeath> {
-    return this.ask(message, limits)
+  request(message: LimitedRequest): Promise<Answer | ChildDeath> {
+    return this.ask(message, message.limits)
   }
 
   kill(reason: NonNullable<ChildEnd['killed']>): void {
@@ -114,17 +128,18 @@ export class SupervisedChild {
   private ask(message: ToChild | undefined, limits: RequestLimits): Promise<Answer | ChildDeath> {
     if (this.death) return Promise.resolve(this.death)
     return new Promise((resolve) => {
-      this.open = { resolve, limits, sentAt: Date.now() }
-      this.lastHeard = this.caseSince = Date.now()
+      this.open = { resolve, limits }
+      this.silentOwn = this.caseOwn = this.requestOwn = 0
       if (message) this.process.send(message, (error) => error && this.process.kill('SIGKILL'))
     })
   }
 
   private heard(message: FromChild): void {
-    this.lastHeard = Date.now()
+    this.heardSinceCheck = true
+    this.silentOwn = 0
     if (message.type === 'beat') {
       this.beating = true
-      if (message.cases !== this.cases) [this.cases, this.caseSince] = [message.cases, this.lastHeard]
+      if (message.cases !== this.cases) [this.cases, this.caseOwn] = [message.cases, 0]
       return
     }
     if (message.type === 'escape') return this.settings.onEscape(message.escape)
@@ -138,26 +153,39 @@ export class SupervisedChild {
     open?.resolve(answer)
   }
 
+  /** The backstop: the child's own time since it was last heard, in its case and in its request; far past the watchdog's limits it is killed. */
   private check(): void {
+    const [now, own] = [performance.now(), this.clock.now()]
+    const grew = own - this.lastOwn
+    const late = now - this.lastCheck > LATE_CHECK_MS
+    const heard = this.heardSinceCheck
+    ;[this.lastCheck, this.lastOwn, this.heardSinceCheck] = [now, own, false]
     const open = this.open
-    if (!open || !this.alive) return
-    const now = Date.now()
-    if (now - this.lastHeard > (this.beating ? open.limits.silenceMs : Math.max(open.limits.silenceMs, FIRST_BEAT_MS))) this.kill('blocked')
-    else if (open.limits.deadlineMs !== undefined && now - open.sentAt > open.limits.deadlineMs) this.kill('deadline')
-    else if (open.limits.caseDeadlineMs !== undefined && now - this.caseSince > open.limits.caseDeadlineMs) this.kill('deadline')
+    if (!open || !this.alive || late) return
+    if (!heard) this.silentOwn += grew
+    this.caseOwn += grew
+    this.requestOwn += grew
+    const { silenceMs, deadlineMs, caseDeadlineMs } = open.limits
+    if (this.silentOwn > (this.beating ? backstop(silenceMs) : Math.max(silenceMs, FIRST_BEAT_MS))) this.kill('blocked')
+    else if (deadlineMs !== undefined && this.requestOwn > backstop(deadlineMs)) this.kill('deadline')
+    else if (caseDeadlineMs !== undefined && this.caseOwn > backstop(caseDeadlineMs)) this.kill('deadline')
   }
 
   private ended(exitCode: number | null, signal: NodeJS.Signals | null): ChildDeath {
     clearInterval(this.watch)
+    this.clock.close()
     const outOfMemory = OUT_OF_MEMORY.test(this.stderrTail)
     const where = readWhere(this.stateDir)
     const blocked = readBlocked(this.stateDir)
     const exit = readExit(this.stateDir)
+    // The watchdog thread's judgement, when its kill is what ended the child.
+    const judged = signal === 'SIGKILL' && !this.killedFor ? readKilled(this.stateDir) : undefined
     rmSync(this.stateDir, { recursive: true, force: true })
+    const killed = this.killedFor ?? judged?.killed
     this.death = {
-      ended: { exitCode, signal, ...(this.killedFor ? { killed: this.killedFor } : {}), ...(outOfMemory ? { outOfMemory: true as const } : {}) },
-      silentMs: Date.now() - this.lastHeard,
-      caseMs: Date.now() - this.caseSince,
+      ended: { exitCode, signal, ...(killed ? { killed } : {}), ...(outOfMemory ? { outOfMemory: true as const } : {}) },
+      silentMs: judged?.silentMs ?? this.silentOwn,
+      caseMs: judged?.caseMs ?? this.caseOwn,
       ...(where ? { where } : {}),
       ...(blocked ? { blocked } : {}),
       ...(exit ? { exit } : {}),
@@ -167,5 +195,8 @@ export class SupervisedChild {
     return this.death
   }
 }
+
+/** How far past the watchdog's limit the supervisor's backstop acts. */
+const backstop = (limitMs: number) => BACKSTOP_FACTOR * limitMs + BACKSTOP_MARGIN_MS
 
 export const isDeath = <T extends object>(answer: T | ChildDeath): answer is ChildDeath => 'ended' in answer && 'silentMs' in answer

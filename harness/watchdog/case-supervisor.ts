@@ -13,7 +13,7 @@ import type { CaseOutcome, ConformanceProperty } from '../property/property.js'
 import type { ServerEnd } from '../protocol/protocol-error.js'
 import { EscapeTraps } from './escapes.js'
 import { globalsChanged, globalsChangedQuick, revertChangedGlobals } from './globals.js'
-import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig } from './record.js'
+import { watchdogFiles, type Escape, type RunningCase, type WatchdogConfig, type WatchLimits } from './record.js'
 import { Watchdog } from './stall-timer.js'
 
 /** Cases longer than this (as JSON) are not kept for the blocked record. */
@@ -53,6 +53,11 @@ export class Supervisor {
       this.watchdog.stage(stage)
     })
     setInterval(() => this.lookAtGlobals(this.stage), GLOBALS_WATCH_MS).unref()
+  }
+
+  /** The limits of the request now starting (own time; past them the watchdog kills this process); undefined: between requests. */
+  requestLimits(limits: WatchLimits | undefined): void {
+    this.watchdog.limits(limits)
   }
 
   /** Every escape of this clause so far, those already reported as violations of a case included. */

@@ -1,9 +1,10 @@
 /**
  * What a process running the implementation leaves behind for its supervisor when it ends in a
  * way no message can carry: the record of a blocked event loop (written by the watchdog thread),
- * the clause, case and stage it was on last (kept current by the same thread), and the record
- * of a process.exit the implementation called (written synchronously, just before the exit).
- * All live in one folder per process.
+ * the clause, case and stage it was on last (kept current by the same thread), the watchdog
+ * thread's judgement when it killed the process, and the record of a process.exit the
+ * implementation called (written synchronously, just before the exit). All live in one folder
+ * per process. Every duration here is the process's own time (safe/own-time.mjs).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,11 +13,32 @@ import type { ServerEnd } from '../protocol/protocol-error.js'
 /** The longest the implementation may block the event loop (the reference's longest stretch is far below it). */
 export const DEFAULT_CASE_TIMEOUT_MS = 5_000
 
-/** Where the watchdog writes, how long a blocked event loop may last, and whether it kills its own process. */
+/** What one request to a process running the implementation may take, in the process's own time. */
+export interface WatchLimits {
+  /** No heartbeat for this long = a blocked event loop. */
+  silenceMs: number
+  /** The whole request may take this long (for work that may hang asynchronously). */
+  deadlineMs?: number
+  /** One case may take this long (a promise of the implementation that never settles). */
+  caseDeadlineMs?: number
+}
+
+/**
+ * Where the watchdog writes, after how long a blocked event loop is recorded (with `kill`: ends
+ * the process), and the limits past which it kills its own process (until the first request).
+ */
 export interface WatchdogConfig {
   dir: string
   blockedAfterMs: number
   kill?: boolean
+  limits?: WatchLimits
+}
+
+/** Why the watchdog thread killed its own process, and the silence and case time it judged. */
+export interface KilledRecord {
+  killed: 'blocked' | 'deadline'
+  silentMs: number
+  caseMs: number
 }
 
 /** The property running, and the case it was on (when the case is cheap to keep). */
@@ -69,11 +91,13 @@ export const watchdogFiles = (dir: string) => ({
   blocked: join(dir, 'blocked.json'),
   stage: join(dir, 'stage.json'),
   exit: join(dir, 'exit.json'),
+  killed: join(dir, 'killed.json'),
 })
 
 export const readBlocked = (dir: string) => readJson<BlockedRecord>(watchdogFiles(dir).blocked)
 export const readWhere = (dir: string) => readJson<WhereRecord>(watchdogFiles(dir).stage)
 export const readExit = (dir: string) => readJson<ExitRecord>(watchdogFiles(dir).exit)
+export const readKilled = (dir: string) => readJson<KilledRecord>(watchdogFiles(dir).killed)
 
 function readJson<T>(file: string): T | undefined {
   try {

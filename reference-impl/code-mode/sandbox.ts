@@ -217,10 +217,16 @@ const refusal = (message: string): SubCallReply => ({ ok: false, message, code: 
 const abortError = () => new ProgramError('run_code was aborted', 'ABORTED')
 const budgetError = (limits: SandboxLimits) => new ProgramError(`run_code exceeded its time budget of ${limits.timeBudgetMs} ms`)
 
-async function reply(dispatch: SubCallDispatch, name: string, args: string, signal: AbortSignal): Promise<SubCallReply> {
+/** Runs one sub-call on a signal of its own, aborted with the program's, so its listeners go with it. */
+async function reply(dispatch: SubCallDispatch, name: string, args: string, program: AbortSignal): Promise<SubCallReply> {
+  const own = new AbortController()
+  const abort = () => own.abort()
+  program.addEventListener('abort', abort, { once: true })
   try {
-    return await dispatch(name, JSON.parse(args) as unknown, signal)
+    return await dispatch(name, JSON.parse(args) as unknown, own.signal)
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : 'sub-call failed' }
+  } finally {
+    program.removeEventListener('abort', abort)
   }
 }

@@ -126,7 +126,7 @@ class Program {
 
   accept(nameHandle, argsHandle) {
     const size = this.textLength(nameHandle) + this.textLength(argsHandle)
-    if (Number.isNaN(size)) return this.refusal('run_code sub-call arguments are not JSON')
+    if (Number.isNaN(size)) return this.refusal('run_code sub-call arguments are not JSON', 'INVALID_ARGS')
     if (size > this.argsLeft) return this.refusal('run_code sub-calls exceeded the text a program may send')
     if (this.sent.size + this.queued.length >= this.limits.subCallsInFlight + this.limits.subCallsQueued) {
       return this.refusal('run_code program has too many sub-calls waiting')
@@ -145,8 +145,8 @@ class Program {
     return this.vm.getProp(handle, 'length').consume((length) => this.vm.getNumber(length))
   }
 
-  refusal(message) {
-    return this.vm.newString(JSON.stringify({ ok: false, message, code: LIMIT }))
+  refusal(message, code = LIMIT) {
+    return this.vm.newString(JSON.stringify({ ok: false, message, code }))
   }
 
   send(id, deferred, name, args) {

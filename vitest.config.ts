@@ -7,7 +7,9 @@ const ISOLATED = ['tests/write-atomically.test.ts']
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // A hang guard, not a speed assertion: on a loaded runner a certify run may take minutes.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     // vitest's default is one worker less than the CPUs: on 2 cores, one file at a time. Most files
     // here wait on certify processes, so a file per core keeps both busy.
     maxWorkers: '100%',

@@ -24,5 +24,5 @@ describe('clause catalogue', () => {
     const run = await execa('node', ['harness/cli/toolreg.mjs', 'clauses'], { reject: false })
     expect(run.exitCode).toBe(0)
     for (const c of CLAUSES) expect(run.stdout).toContain(`${c.id.padEnd(7)} ${c.level.padEnd(5)} ${c.profile.padEnd(8)} ${c.rule}`)
-  }, 60_000)
+  })
 })

@@ -37,7 +37,7 @@ describe('bad input exits 2 with one line naming the problem, called in process'
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(message)
     expect(run.stderr).not.toMatch(/internal error/)
-  }, 30_000)
+  })
 
   it.each([
     ['a truncated replay file', '{"toolreg": "counterexample", "version": 1, "clause": "PRE-', /not a JSON file/],
@@ -49,7 +49,7 @@ describe('bad input exits 2 with one line naming the problem, called in process'
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(message)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
-  }, 30_000)
+  })
 })
 
 describe.concurrent('bad input exits 2 with one line naming the problem', () => {
@@ -57,7 +57,7 @@ describe.concurrent('bad input exits 2 with one line naming the problem', () => 
     const run = await toolreg(...args)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(message)
-  }, 30_000)
+  })
 
   it('a replay file that is not a scenario names the first invalid field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolreg-replay-'))
@@ -79,14 +79,14 @@ describe.concurrent('bad input exits 2 with one line naming the problem', () => 
     const run = await toolreg('replay', file)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/case\/tools\/0/)
-  }, 30_000)
+  })
 })
 
 describe.concurrent('toolreg smoke and help', () => {
   it('smoke passes the reference', async () => {
     const run = await toolreg('smoke')
     expect(run.exitCode).toBe(0)
-  }, 30_000)
+  })
 
   it('check-tool: an honest tool exits 0, a lying one exits 1 naming the refuted claim', async () => {
     const honest = await toolreg('check-tool', 'fixtures/tools/honest/atomic-counter.ts', '--runs', '20', '--seed', '3')
@@ -94,7 +94,7 @@ describe.concurrent('toolreg smoke and help', () => {
     const lying = await toolreg('check-tool', 'fixtures/tools/lying/racy-counter.ts', '--runs', '20', '--seed', '3', '--stress')
     expect(lying.exitCode).toBe(1)
     expect(lying.stdout).toMatch(/CLM-2/)
-  }, 60_000)
+  })
 
   it('help lists the commands', async () => {
     const run = await toolreg('--help')
@@ -102,5 +102,5 @@ describe.concurrent('toolreg smoke and help', () => {
     expect(run.stdout).toMatch(/certify/)
     expect(run.stdout).toMatch(/replay/)
     expect(run.stdout).toMatch(/check-tool/)
-  }, 30_000)
+  })
 })

@@ -44,7 +44,7 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath, args, env, headless: true })
   // The browser is the package's, not one the system may have.
   expect(browser.version().split('.')[0]).toBe(version.split('.')[0])
-}, 120_000)
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -77,7 +77,7 @@ describe('the HTML report in headless Chromium', () => {
     await mkdir(resolve('reports'), { recursive: true })
     await tab.screenshot({ path: resolve('reports/html-report.png'), fullPage: true })
     expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([])
-  }, 60_000)
+  })
 
   it('opens on the failure: its story and marked step visible without scrolling, the raw JSON behind a toggle', async () => {
     const viewport = { width: 1280, height: 900 }
@@ -98,5 +98,5 @@ describe('the HTML report in headless Chromium', () => {
     expect(await raw.locator('pre').isVisible()).toBe(true)
     await mkdir(resolve('reports'), { recursive: true })
     await tab.screenshot({ path: resolve('reports/html-report-first-screen.png') })
-  }, 60_000)
+  })
 })

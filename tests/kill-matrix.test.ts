@@ -16,7 +16,7 @@ describe.concurrent('kill matrix', () => {
     matrix.set(mutant.name, results)
     expect(results.map((r) => r.clause).sort()).toEqual([...mutant.targets].sort())
     expect(results.filter((r) => !r.killed).map((r) => `${r.clause}: ${r.detail ?? 'survived'}`)).toEqual([])
-  }, 120_000)
+  })
 })
 
 describe('coverage of the mutant corpus', () => {

@@ -65,7 +65,7 @@ describe('peer adapters', () => {
       expect(await smoke(peer.module), peer.module).toBe(0)
       expect(await seamMismatches(adapter)).toEqual([])
     }
-  }, 60_000)
+  })
 
   it('certifies a handful of clauses at reduced depth; absent seams are not applicable', async () => {
     for (const adapter of [ai19, agents140, langgraph]) {
@@ -73,7 +73,7 @@ describe('peer adapters', () => {
     }
     expect((await checkProperty(property('OUT-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
     expect((await checkProperty(property('GRD-3'), agents140, { runs: 15, seed: 1 })).status).toBe('passed')
-  }, 60_000)
+  })
 })
 
 describe('the peer matrix', () => {
@@ -124,7 +124,7 @@ describe('faults the generated cases find', () => {
     const faulty = await traces(ai18, 'IN-4', 40, 1)
     expect(faulty.some((t) => noResult(t.trace))).toBe(true)
     expect(fixed.filter((t) => noResult(t.trace))).toEqual([])
-  }, 60_000)
+  })
 
   it('ai 7.0.18: a per-tool ask on a tool named after an Object.prototype member runs it without asking (PRE-5); 7.0.19 asks', async () => {
     const failure = failed(await checkProperty(property('PRE-5'), ai18, { runs: 50, seed: 1 }))
@@ -134,7 +134,7 @@ describe('faults the generated cases find', () => {
     expect(asked.some((name) => name in Object.prototype && scenario.calls.some((c) => c.tool === name))).toBe(true)
     expect(failure.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
     expect((await checkProperty(property('PRE-5'), ai19, { runs: 50, seed: 1 })).status).toBe('passed')
-  }, 60_000)
+  })
 
   it('agents-core 0.13.5: the run signal never reaches the tool (CAN-1, CAN-3); 0.14.0 hands it over', async () => {
     const early = failed(await checkProperty(property('CAN-1'), agents135, { runs: 50, seed: 1 }))
@@ -149,7 +149,7 @@ describe('faults the generated cases find', () => {
     const aborted = (t: Trace) => t.events.some((e) => e.ev === 'abort')
     const bodyRan = (t: Trace) => t.events.some((e) => e.ev === 'enter' && e.stage === 'body')
     expect(fixed.filter((t) => aborted(t.trace) && bodyRan(t.trace) && t.trace.calls.some((c) => c.bodySignalAborted === false))).toEqual([])
-  }, 60_000)
+  })
 
   it('MCP SDK 1.32.2: a failed tool reporting structured details is checked against the success output ' +
     'schema and callTool rejects (IN-4); 2.0.0-beta.1 resolves', async () => {
@@ -165,7 +165,7 @@ describe('faults the generated cases find', () => {
       'thrown' in t.body.outcome && typeof t.body.outcome.thrown === 'object' && t.body.outcome.thrown !== null && 'data' in t.body.outcome.thrown
     expect(failed.some((t) => objectSchema(t) && thrownWithData(t))).toBe(true)
     expect((await traces(mcp2, 'IN-4', 100, 1)).filter(rejectedAfterFailedBody)).toEqual([])
-  }, 120_000)
+  })
 
   it('agents-core 0.20.0: a needsApproval answer that is falsy but not false runs the tool without asking (PRE-3)', async () => {
     const failure = failed(await checkProperty(property('PRE-3'), agentsLatest, { runs: 100, seed: 1 }))
@@ -173,7 +173,7 @@ describe('faults the generated cases find', () => {
     const falsy = (v: unknown) => v === 0 || v === '' || v === null || (typeof v === 'object' && v !== null && (v as { $?: unknown }).$ === 'undefined')
     expect(answers.some(falsy)).toBe(true)
     expect(failure.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
-  }, 60_000)
+  })
 
   it('LangGraph ToolNode: a tool throwing undefined or null makes the node reject (IN-4)', async () => {
     const failure = failed(await checkProperty(property('IN-4'), langgraph, { runs: 50, seed: 1 }))
@@ -182,5 +182,5 @@ describe('faults the generated cases find', () => {
     expect(thrown.some(
       (o) => 'thrown' in o && (o.thrown === null || (typeof o.thrown === 'object' && !Array.isArray(o.thrown) && o.thrown.$ === 'undefined')),
     )).toBe(true)
-  }, 60_000)
+  })
 })

@@ -94,7 +94,7 @@ describe('a core-only adapter (no scopes)', () => {
     for (const id of ['RES-1', 'RES-4', 'MODE-2']) {
       expect((await checkProperty(property(id), coreOnlyFinTwice, { runs: 60, seed: 20261130, shrink: false })).status, id).toBe('passed')
     }
-  }, 60_000)
+  })
 })
 
 /** A corpus folder holding `cases` for `clause`, saved as certify saves counterexamples. */
@@ -150,5 +150,5 @@ describe('corpus cases are fitted like fresh ones', () => {
     expect(run.exitCode).toBe(0)
     const report = JSON.parse(await readFile(json, 'utf8')) as { clauses: { id: string; status: string }[] }
     expect(report.clauses.find((c) => c.id === 'RES-1')?.status).toBe('passed')
-  }, 60_000)
+  })
 })

@@ -51,7 +51,7 @@ describe('the reference through the protocol', () => {
     expect(outOfProcess).toEqual(inProcess)
     expect(Object.values(outOfProcess).every((v) => v === 'passed')).toBe(true)
     expect(adapter.starts).toBe(1)
-  }, 60_000)
+  })
 })
 
 describe.concurrent('mutants through the protocol are still rejected on their targets', () => {
@@ -66,7 +66,7 @@ describe.concurrent('mutants through the protocol are still rejected on their ta
     const results = await killCheck(remote(serve(`fixtures/mutants/${name}.ts`)), targets, { runs: 100, seed: SEED })
     expect(results.filter((r) => !r.killed).map((r) => `${r.clause}: ${r.detail ?? 'survived'}`)).toEqual([])
     expect(results.map((r) => r.clause)).toEqual(targets)
-  }, 60_000)
+  })
 })
 
 describe('toolreg --command', () => {
@@ -94,13 +94,13 @@ describe('toolreg --command', () => {
     expect(report.adapter).toEqual({ name: 'reference', version: '0.1.0', profiles: [...reference.profiles] })
     expect(report.clauses.filter((c) => c.status === 'passed').map((c) => c.id)).toEqual(['RES-1'])
     expect(report.clauses.filter((c) => c.status !== 'passed').every((c) => c.status === 'untested')).toBe(true)
-  }, 60_000)
+  })
 
   it('smoke checks the wiring through the server', async () => {
     const run = await toolreg('smoke', '--command', serve())
     expect(run.stdout).toMatch(/reference is wired correctly/)
     expect(run.exitCode).toBe(0)
-  }, 30_000)
+  })
 
   // Never skipped: where python3 is missing, the same command is the harness's one line for a server that cannot start.
   it('a server in another language: the Python toy registry passes smoke, every message checked against the schemas', async () => {
@@ -112,11 +112,11 @@ describe('toolreg --command', () => {
       expect(run.stderr).toMatch(/server "python3 fixtures\/remote\/python\/smoke_registry\.py" did not complete the handshake: the server failed to start/)
       expect(run.exitCode).toBe(2)
     }
-  }, 30_000)
+  })
 
   it('--adapter and --command together are a usage error', async () => {
     const run = await toolregInProcess('certify', '--adapter', 'reference-impl/adapters/reference.ts', '--command', serve())
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/either --adapter or --command/)
-  }, 30_000)
+  })
 })

@@ -14,7 +14,7 @@ export const sourceTakesShipped: typeof sourceSuite = null as unknown as Shipped
 describe('public entries', () => {
   it('the committed declarations are what `npm run types` generates from harness/index.ts', () => {
     expect(readFileSync(DECLARATIONS, 'utf8')).toBe(publicDeclarations())
-  }, 120_000)
+  })
 
   it.each([
     ['../harness/index.mjs', '../harness/index.ts'],

@@ -14,7 +14,7 @@ describe('coverage of a registry behind the protocol', () => {
     const summary = await readCoverageSummary(COVERAGE_DIR, ['reference-impl/**/*.ts'])
     expect(summary?.functions).toBeGreaterThan(0)
     expect(process.env.NODE_V8_COVERAGE).toBe(run.previous)
-  }, 60_000)
+  })
 
   it('nothing recorded (a server not on Node) is reported as such, not as 0%', async () => {
     const run = await startRemoteCoverage()

@@ -51,14 +51,14 @@ describe('replay', () => {
     expect(await replay(await failureOf('OUT-4', dropsSyncCode, isDirect, onDropsCode))).toBe(1)
     const found = await failureOf('OUT-4', dropsSyncCode, isDirect, fixed('reference'))
     expect(await replay(found)).toBe(0)
-  }, 120_000)
+  })
 
   it('MODE-2 a scenario replays through the protocol server it records: failing on the mutant, passing once fixed', async () => {
     quiet()
     const command = `${MUTANT_SERVER} fixtures/mutants/mode-truthy-classifier.ts`
     expect(await replay(await failureOf('MODE-2', truthyClassifier, () => true, { name: truthyClassifier.name, target: { command } }))).toBe(1)
     expect(await replay(await failureOf('MODE-2', truthyClassifier, () => true, { name: 'reference', target: { command: SERVER } }))).toBe(0)
-  }, 120_000)
+  })
 
   it('a given adapter of another name, a recorded module that is gone, an unrecorded module: refused as input errors', async () => {
     const file = await failureOf('OUT-4', dropsSyncCode, isDirect, onDropsCode)
@@ -67,7 +67,7 @@ describe('replay', () => {
     await expect(replay(gone)).rejects.toBeInstanceOf(AdapterLoadError)
     const unrecorded = await failureOf('OUT-4', dropsSyncCode, isDirect, { name: dropsSyncCode.name })
     await expect(replay(unrecorded)).rejects.toBeInstanceOf(AdapterLoadError)
-  }, 120_000)
+  })
 
   it('--adapter and --command together are a usage error', async () => {
     const file = await failureOf('MODE-2', truthyClassifier, () => true, fixed('reference'))

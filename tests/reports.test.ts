@@ -64,7 +64,7 @@ describe.concurrent('report formats', () => {
     expect(await readFile(files.html, 'utf8')).toMatch(/data-testid="matrix"/)
     const badge = JSON.parse(await readFile(files.badge, 'utf8')) as { message: string }
     expect(badge.message).toBe(adapter.length === 0 ? '61/61 R' : 'failing: MODE-2')
-  }, 120_000)
+  })
 })
 
 describe.concurrent('a failing run (MODE-2: any truthy classifier answer is parallel)', () => {
@@ -75,7 +75,7 @@ describe.concurrent('a failing run (MODE-2: any truthy classifier answer is para
     expect(lastLine(stdout)).toBe('gate: FAIL — new failure MODE-2')
     expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
     expect(report.summary.untested).toBe(4)
-  }, 120_000)
+  })
 
   it('MODE-2 the printed replay command reproduces the failure on the mutant it records; another adapter is refused (exit 2)', async () => {
     const run = await formatsRun('a mutant', ['--adapter', MUTANT])
@@ -90,7 +90,7 @@ describe.concurrent('a failing run (MODE-2: any truthy classifier answer is para
     const onReference = await toolreg('replay', file!, '--adapter', 'reference-impl/adapters/reference.ts')
     expect(onReference.exitCode).toBe(2)
     expect(onReference.stderr.trim().split('\n')).toHaveLength(1)
-  }, 120_000)
+  })
 })
 
 describe.concurrent('known-failures baseline', () => {
@@ -119,7 +119,7 @@ describe.concurrent('known-failures baseline', () => {
     expect(onReference.exitCode).toBe(1)
     expect(onReference.stdout).toMatch(/STALE baseline entry/)
     expect(lastLine(onReference.stdout)).toBe('gate: FAIL — stale baseline entry MODE-2')
-  }, 120_000)
+  })
 
   it('a baseline entry without a reason is refused (exit 2)', async () => {
     const baseline = join(dir, 'no-reason.yaml')
@@ -127,7 +127,7 @@ describe.concurrent('known-failures baseline', () => {
     const run = await toolregInProcess('certify', '--clause', 'MODE-2', '--baseline', baseline)
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/reason/)
-  }, 30_000)
+  })
 })
 
 describe.concurrent('shards', () => {
@@ -166,7 +166,7 @@ describe.concurrent('regression corpus', () => {
     expect(again.exitCode).toBe(1)
     expect((await readReport(join(dir, 'again.json'))).clauses.find((c) => c.id === 'MODE-2')?.numRuns).toBe(1)
     expect(existsSync(join(corpus, 'MODE-2'))).toBe(true)
-  }, 120_000)
+  })
 })
 
 describe.concurrent('coverage of the implementation under test', () => {
@@ -191,7 +191,7 @@ describe.concurrent('coverage of the implementation under test', () => {
     expect(report.coverage?.include).toEqual(['reference-impl/**/*.ts'])
     expect(report.coverage?.lines).toBeGreaterThan(0)
     expect(existsSync('reports/coverage/coverage-summary.json')).toBe(true)
-  }, 120_000)
+  })
 })
 
 describe.concurrent('campaign mode', () => {
@@ -199,7 +199,12 @@ describe.concurrent('campaign mode', () => {
     const corpus = join(dir, 'campaign-corpus')
     const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '3s', '--corpus', corpus)
     expect(run.exitCode).toBe(1)
-    expect(run.stderr).toMatch(/campaign: round 2 done \(seed 41\)/)
+    // Rounds take fresh seeds, one after another, and stop only when no time is left: a loaded
+    // machine may fit one round in the three seconds, a quiet one several.
+    const rounds = [...run.stderr.matchAll(/campaign: round (\d+) done \(seed (\d+)\), (\d+)s left/g)].map((m) => m.slice(1).map(Number))
+    expect(rounds.length).toBeGreaterThanOrEqual(1)
+    expect(rounds.map(([round, seed]) => [round, seed])).toEqual(rounds.map((_, i) => [i + 1, 40 + i]))
+    expect(rounds.at(-1)![2]).toBe(0)
     expect((await readdir(join(corpus, 'MODE-2'))).length).toBeGreaterThanOrEqual(1)
-  }, 120_000)
+  })
 })

@@ -76,7 +76,7 @@ describe.concurrent('hostile values end as the implementation\'s clause failure'
         const verdict = await checkProperty(property(id), c.adapter, { runs: 30, seed: 1, shrink: false })
         expect(summary(verdict), id).toBe('passed')
       }
-    }, 120_000)
+    })
   }
 })
 

@@ -32,7 +32,7 @@ describe('CODE run_code memory: the cap holds inside the sandbox', () => {
     expect(result.isError).toBe(true)
     expect(ms).toBeLessThan(MEMORY_BUDGET_MS)
     expect(valueOf(await runProgram(registry, 'return 1'))).toBe(1)
-  }, 30_000)
+  })
 })
 
 describe('CODE run_code memory: the cap holds for what a program makes the host hold', () => {
@@ -42,7 +42,7 @@ describe('CODE run_code memory: the cap holds for what a program makes the host 
     expect(valueOf(await runProgram(registry, code))).toBe(1)
     expect(probe.argumentChars).toBeLessThanOrEqual(DEFAULT_LIMITS.memoryBytes)
     expect(probe.maxRunning).toBeLessThanOrEqual(DEFAULT_LIMITS.subCallsInFlight)
-  }, 30_000)
+  })
 
   it('awaited sub-calls with a 1 MB argument end the program once the cap has crossed', async () => {
     const { registry, probe } = sandboxRegistry(MEMORY_BUDGET_MS)
@@ -52,7 +52,7 @@ describe('CODE run_code memory: the cap holds for what a program makes the host 
     expect(valueOf(result)).toEqual([Math.floor(DEFAULT_LIMITS.memoryBytes / (1e6 + 12)), SANDBOX_LIMIT])
     expect(probe.argumentChars).toBeLessThanOrEqual(DEFAULT_LIMITS.memoryBytes)
     expect(ms).toBeLessThan(MEMORY_BUDGET_MS)
-  }, 30_000)
+  })
 
   it('sub-call results of 4 MB stop crossing into the program once the cap has crossed', async () => {
     const { registry } = sandboxRegistry(MEMORY_BUDGET_MS)
@@ -61,7 +61,7 @@ describe('CODE run_code memory: the cap holds for what a program makes the host 
     const reply = JSON.stringify({ ok: true, value: 'x'.repeat(4e6) }).length
     expect(valueOf(result)).toEqual([Math.floor(DEFAULT_LIMITS.memoryBytes / reply), SANDBOX_LIMIT])
     expect(ms).toBeLessThan(MEMORY_BUDGET_MS)
-  }, 30_000)
+  })
 
   it('5,000 sub-calls started at once: a few run, a bounded queue waits, the rest are refused', async () => {
     const { registry, probe } = sandboxRegistry(MEMORY_BUDGET_MS)
@@ -72,7 +72,7 @@ return [codes.filter((c) => c === 'ran').length, codes.filter((c) => c === '${SA
     const admitted = DEFAULT_LIMITS.subCallsInFlight + DEFAULT_LIMITS.subCallsQueued
     expect(valueOf(await runProgram(registry, code))).toEqual([admitted, 5_000 - admitted])
     expect(probe.maxRunning).toBeLessThanOrEqual(DEFAULT_LIMITS.subCallsInFlight)
-  }, 30_000)
+  })
 })
 
 /** A program that launches itself through run_code, starting a sub-call that hangs at every level. */

@@ -103,7 +103,8 @@ async function runTurn(m: Modules, turn: PeerTurn, asks: ReadonlyMap<string, unk
     ]),
   )
   const model = scriptedModel(m, input)
-  const agent = testDouble('driver', 'Agent (@mastra/core/agent)', () => new m.Agent({ id: 'toolreg', name: 'toolreg', instructions: 'call the tool', model, tools }))
+  const config = { id: 'toolreg', name: 'toolreg', instructions: 'call the tool', model, tools }
+  const agent = testDouble('driver', 'Agent (@mastra/core/agent)', () => new m.Agent(config))
   // Its logs of the tools' failures are not results: silenced, as an app's test setup does.
   agent.__setLogger(m.noopLogger)
   let out: Generated
@@ -163,6 +164,7 @@ function scriptedModel(m: Modules, input: ToolExecutionInput): object {
       ? { content: [call], finishReason: 'tool-calls', usage: USAGE, warnings: [] }
       : { content: [{ type: 'text', text: 'done' }], finishReason: 'stop', usage: USAGE, warnings: [] }
   }
-  if (m.MastraLanguageModelV2Mock) return testDouble('driver', 'MastraLanguageModelV2Mock (@mastra/core/test-utils/llm-mock)', () => new m.MastraLanguageModelV2Mock({ doGenerate }))
+  const Mock = m.MastraLanguageModelV2Mock
+  if (Mock) return testDouble('driver', 'MastraLanguageModelV2Mock (@mastra/core/test-utils/llm-mock)', () => new Mock({ doGenerate }))
   return { specificationVersion: 'v2', provider: 'toolreg-scripted', modelId: 'scripted', supportedUrls: {}, doGenerate, doStream: doGenerate }
 }

@@ -76,7 +76,7 @@ describe('peer adapters', () => {
       expect(await smoke(peer.module), peer.module).toBe(0)
       expect(await seamMismatches(adapter)).toEqual([])
     }
-  }, 60_000)
+  }, 180_000)
 
   it('certifies a handful of clauses at reduced depth; absent seams are not applicable', async () => {
     for (const adapter of [ai19, agents140, langgraph]) {

@@ -52,6 +52,16 @@ describe('outcome shape', () => {
     expect(checksOf(plain, ran(success(1, { meta: { n: -0 } })))).toContain(lossy)
   })
 
+  it('META-2: a body value JSON cannot hold is never published as a success, however the layer stringified it', () => {
+    const bigint = scenarioOf({ tools: [tool({ body: { steps: [], outcome: { kind: 'return', value: { outer: { a: { $: 'bigint' } } } } } })] })
+    // OUT-1 wants INVALID_TOOL_OUTPUT; the success "[object Object]" survives a JSON round trip but stands for a value it lost.
+    expect(checksOf(bigint, ran(success('[object Object]')))).toEqual(['META-2:outcome-shape/lossy-success', 'OUT-1:outcome/kind'])
+    const invalid = failure({ error: { message: 'invalid output', code: 'INVALID_TOOL_OUTPUT' } })
+    expect(checksOf(bigint, traceOf([...bodyRan(), settled()], record(invalid, { code: 'INVALID_TOOL_OUTPUT' })))).toEqual([])
+    // A lossless value published as a success is no such case.
+    expect(checksOf(plain, ran(success(1)))).toEqual([])
+  })
+
   it('OUT-5: published content is a ContentBlock[]', () => {
     expect(checksOf(plain, ran(success(1, { content: [{ type: 'video' }] })))).toEqual(['OUT-5:outcome-shape/published-shape'])
   })

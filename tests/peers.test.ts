@@ -27,6 +27,10 @@ import agentsLatest from '../reference-impl/adapters/peers/openai-agents/latest.
 import langgraph from '../reference-impl/adapters/peers/langgraph/latest.js'
 import mcp1 from '../reference-impl/adapters/peers/mcp/1.32.2.js'
 import mcp2 from '../reference-impl/adapters/peers/mcp/2.0.0-beta.1.js'
+import aiLatest from '../reference-impl/adapters/peers/ai-sdk/latest.js'
+import mastra104 from '../reference-impl/adapters/peers/mastra/1.0.4.js'
+import mastraLatest from '../reference-impl/adapters/peers/mastra/latest.js'
+import { isLosslessDesc } from '../harness/scenario/read-desc.js'
 
 const property = (id: string) => PROPERTIES.find((p) => p.id === id)!
 const load = async (module: string) => ((await import(`../${module}`)) as { default: ConformanceAdapter }).default
@@ -46,6 +50,13 @@ async function traces(adapter: ConformanceAdapter, clause: string, runs: number,
 const failed = (verdict: Awaited<ReturnType<typeof checkProperty>>): Failure => {
   expect(verdict.status).toBe('failed')
   return (verdict as { failure: Failure }).failure
+}
+
+/** The reason an exact ask carries, if any (a listener's decision or a per-tool one). */
+function reasonOf(decision: unknown): string[] {
+  const value = (decision as { kind?: unknown; value?: unknown })?.kind === 'returns' ? (decision as { value: unknown }).value : decision
+  const ask = value as { kind?: unknown; reason?: unknown } | null
+  return ask?.kind === 'ask' && typeof ask.reason === 'string' ? [ask.reason] : []
 }
 
 /** A call of the trace that execute resolved without any outcome object. */
@@ -173,6 +184,40 @@ describe('faults the generated cases find', () => {
     const falsy = (v: unknown) => v === 0 || v === '' || v === null || (typeof v === 'object' && v !== null && (v as { $?: unknown }).$ === 'undefined')
     expect(answers.some(falsy)).toBe(true)
     expect(failure.trace?.events.some((e) => e.ev === 'enter' && e.stage === 'body')).toBe(true)
+  })
+
+  it('ai 7.0.173: the reason of an ask reaches the approver as the SDK carries it (APR-1); its mock model honours an aborted signal (CAN-1)', async () => {
+    // Each approval request whose deciding ask (the one listener, or the tool's own decision) carried a reason.
+    const asked = (await traces(aiLatest, 'APR-1', 60, 1)).flatMap(({ scenario, trace }) =>
+      trace.events.flatMap((e) => {
+        if (e.ev !== 'approval-request') return []
+        const own = (scenario.toolDecisions ?? []).find((d) => d.tool === e.toolName)
+        const expected = reasonOf(own ? own.decision : scenario.pre[0]?.decision)
+        return expected.length > 0 ? [{ expected: expected[0], got: e.reason }] : []
+      }),
+    )
+    expect(asked.length).toBeGreaterThan(0)
+    expect(asked.filter(({ expected, got }) => got !== expected)).toEqual([])
+    expect((await checkProperty(property('CAN-1'), aiLatest, { runs: 100, seed: 1 })).status).toBe('passed')
+  })
+
+  it('mastra 1.0.4: a tool that throws is published as a success (OUT-3); 1.71.0 publishes an error', async () => {
+    const failure = failed(await checkProperty(property('OUT-3'), mastra104, { runs: 100, seed: 1 }))
+    const scenario = failure.testCase as Scenario
+    expect(scenario.tools.some((t) => ['throw', 'reject'].includes(t.body.outcome.kind))).toBe(true)
+    expect(failure.trace?.calls.some((c) => c.result?.isError === false)).toBe(true)
+    expect((await checkProperty(property('OUT-3'), mastraLatest, { runs: 100, seed: 1 })).status).toBe('passed')
+  })
+
+  it('mastra 1.71.0 and LangGraph: a value JSON cannot hold, stringified into a success that survives a round trip, fails META-2', async () => {
+    for (const adapter of [mastraLatest, langgraph]) {
+      const failure = failed(await checkProperty(property('META-2'), adapter, { runs: 100, seed: 1 }))
+      const scenario = failure.testCase as Scenario
+      const returned = scenario.tools.map((t) => t.body.outcome).filter((o) => o.kind === 'return')
+      expect(returned.some((o) => 'value' in o && !isLosslessDesc(o.value)), adapter.name).toBe(true)
+      const published = failure.trace?.calls.find((c) => c.result?.isError === false)?.result
+      expect(JSON.parse(JSON.stringify(published)), adapter.name).toEqual(published)
+    }
   })
 
   it('LangGraph ToolNode: a tool throwing undefined or null makes the node reject (IN-4)', async () => {

@@ -21,8 +21,8 @@ Commands:
             and print the clause matrix. Exit 0 when every applicable R clause passes (S too with
             --strict), 1 when a clause fails, 2 on a harness or adapter error. The last line is
             the gate verdict: "gate: pass", "gate: FAIL — new failure FIN-2" or "gate: ERROR".
-  peers     Certify the shipped peer adapters (AI SDK, Agents JS, MCP SDK, LangGraph ToolNode) and
-            write the clause × library@version matrix to reports/peer-matrix.md (--readme: into
+  peers     Certify the shipped peer adapters (AI SDK, Agents JS, MCP SDK, LangGraph ToolNode, Mastra)
+            and write the clause × library@version matrix to reports/peer-matrix.md (--readme: into
             reference-impl/adapters/peers/README.md too). --baseline gates on each library's known-failures.yaml.
   merge     Merge the JSON reports of shards (--shard i/n) into one report, in any format. Every
             shard of the split must be given, each once: a missing or repeated one is exit 2.

@@ -68,7 +68,10 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
     // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
     const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code
     if (!result.isError || code === 'ABORTED' || !codeKept) {
-      report('CAN-4', 'decided-error-replaced', `an error settled before the abort was published as ${result.isError ? `code ${code}` : 'a success'}`)
+      // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
+      const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4'
+      const decided = ownError ? 'a tool\'s own error (its body started before the abort)' : 'a denial (its listener was entered before the abort)'
+      report('CAN-4', 'decided-error-replaced', `${decided} was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
     return
   }

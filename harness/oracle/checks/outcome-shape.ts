@@ -2,9 +2,12 @@
  * Outcome shape: RES-3, CTX-2, OUT-5, META-1, META-2 — the published outcome is a well-formed
  * ToolExecutionResult (a success with a value, a failure with error.message, concludesTurn only
  * as `true` on a success), its content ContentBlock[] and its contexts UserMessages, everything
- * but its value lossless JSON, and it survives a JSON round trip.
+ * but its value lossless JSON, it survives a JSON round trip, and no success stands for a value
+ * JSON cannot hold.
  */
 import { losslessProblem } from '../../safe/safe-read.js'
+import { isLosslessDesc, unwrapPromise } from '../../scenario/read-desc.js'
+import { visibleTool } from '../model/route.js'
 import type { Expected } from '../predict.js'
 import { deepEqualJson } from '../json-equal.js'
 import { isBlocks, isUserMessage } from '../shapes.js'
@@ -91,8 +94,8 @@ function losslessPartsProblem(result: unknown): string | undefined {
   }
 }
 
-/** META-2: the outcome survives a JSON round trip. */
-export function jsonRoundTrip(view: SettledView): void {
+/** META-2: the outcome survives a JSON round trip; whether it was reported not to. */
+export function jsonRoundTrip(view: SettledView): boolean {
   const result = view.result
   let roundTrip: string | undefined
   try {
@@ -102,5 +105,22 @@ export function jsonRoundTrip(view: SettledView): void {
   }
   if (roundTrip === undefined || !deepEqualJson(JSON.parse(roundTrip), result)) {
     view.report('outcome-shape')('META-2', 'json-round-trip', 'the outcome does not survive a JSON round trip')
+    return true
   }
+  return false
+}
+
+/**
+ * META-2, whatever seams the layer has: a success never stands for a body value JSON cannot hold.
+ * A layer that stringifies such a value ("[object Object]" for an object holding a BigInt, `{}` for
+ * a Map, `0` for -0) publishes an outcome that survives the round trip, but the round trip that lost
+ * the value happened inside the layer. OUT-1 makes the value an INVALID_TOOL_OUTPUT error and needs
+ * an output-validation seam; this check needs none, so a layer without one is still judged.
+ */
+export function lossySuccess(view: SettledView, e: Expected): void {
+  if (view.result.isError !== false || !e.outcome.isError || e.outcome.clause !== 'OUT-1' || view.bodyLeftAt < 0) return
+  const outcome = visibleTool(view.scenario, view.spec, view.nested)?.body.outcome
+  if (!outcome || (outcome.kind !== 'return' && outcome.kind !== 'until-aborted')) return
+  if (isLosslessDesc(unwrapPromise(outcome.value))) return
+  view.report('outcome-shape')('META-2', 'lossy-success', 'a body value JSON cannot hold was published as a success')
 }

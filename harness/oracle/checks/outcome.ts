@@ -10,13 +10,14 @@ import type { Expected } from '../predict.js'
 import { deepEqualJson } from '../json-equal.js'
 import { parseJson, type SettledView } from './call-view.js'
 import { abortedOutcome } from './cancellation.js'
-import { jsonRoundTrip, misshapenOutcome } from './outcome-shape.js'
+import { jsonRoundTrip, lossySuccess, misshapenOutcome } from './outcome-shape.js'
 
 export function publishedOutcome(view: SettledView, e: Expected): void {
   const aborted = view.abortAt >= 0
   if (misshapenOutcome(view, e, aborted)) return
-  jsonRoundTrip(view)
+  const roundTripFailed = jsonRoundTrip(view)
   if (aborted) return abortedOutcome(view, e)
+  if (!roundTripFailed) lossySuccess(view, e)
   const { result } = view
   const code = view.record.code
   const report = view.report('outcome')

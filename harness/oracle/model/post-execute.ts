@@ -52,11 +52,13 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   const hasContent = content !== undefined
   if (hasValue && hasContent) return failed
   if (hasValue) {
-    const alternatives = before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}
+    // A value replacement that ends in an error is a pipeline error: it may drop the contexts (CTX-1).
+    const alternatives = { contextsAlt: [...(before.contextsAlt ?? []), []] }
     if (before.isError) return { isError: true, clause: 'PST-2', upstream: before.clause, contexts: before.contexts, ...alternatives }
     const newValue = (value === undefined ? { $: 'undefined' } : value) as ValueDesc
     const replaced = successOf(tool, newValue, 'PST-1', contexts ?? [], before.concludes ?? false, shapes)
-    return alt(contexts ? replaced : withoutContexts(replaced))
+    const made = alt(contexts ? replaced : withoutContexts(replaced))
+    return made.isError && made.contexts ? { ...made, contextsAlt: [...(made.contextsAlt ?? []), [], added ?? []] } : made
   }
   if (hasContent) {
     const shape = given(content as ValueDesc)

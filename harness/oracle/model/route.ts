@@ -98,7 +98,9 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
       return end(e, { isError: true, clause: e.approvalRequested ? 'APR-3' : 'GRD-1' }, 'may')
     }
   }
-  const executed = wrapperChain(scenario.wrappers, e.wrappers, tool, call, shapes)
+  // OUT-2's latitude: a nested call may omit meta, so its presentationMeta may never be called.
+  const projected = options.nested && options.omitMeta ? withoutMeta(tool) : tool
+  const executed = wrapperChain(scenario.wrappers, e.wrappers, projected, call, shapes)
   e.wrappersEntered = executed.entered
   e.bodyRuns = executed.bodyRuns
   if (executed.refused) e.bodyRefused = true
@@ -107,9 +109,14 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     return finalized(e, tool, executed.outcome, shapes)
   }
   e.postRuns = true
-  const post = postWaterfall(scenario.post, e.post, tool, executed.outcome, shapes)
+  const post = postWaterfall(scenario.post, e.post, projected, executed.outcome, shapes)
   e.postEntered = post.entered
   return finalized(e, tool, post.outcome, shapes)
+}
+
+function withoutMeta(tool: ToolSpec): ToolSpec {
+  const { meta: _omitted, ...rest } = tool
+  return rest
 }
 
 function predictMode(tool: ToolSpec | undefined, call: CallSpec): Mode {

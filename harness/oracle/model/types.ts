@@ -93,6 +93,8 @@ export interface PredictOptions {
   defineAtEntry?: boolean
   /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
   nested?: CallSpec
+  /** Take OUT-2's other branch for a nested call: meta omitted, presentationMeta never called. */
+  omitMeta?: boolean
   /** OUT-5's other branch for these sources: lossless content of the wrong shape published as it is. */
   lax?: ReadonlySet<ShapeSource>
 }

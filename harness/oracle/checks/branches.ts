@@ -2,7 +2,8 @@
  * Where SPEC leaves a branch open, the trace says which one the implementation took, and the
  * call is judged on that branch: an agent-less `ask` forwarded or denied without asking (APR-1),
  * a `defineTool` tool's invalid arguments refused before or after the hooks (DEF-5), a nested
- * success with or without meta (OUT-2).
+ * success with or without meta (OUT-2), a call to no visible tool ended before the policy or
+ * after it (IN-4).
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
@@ -22,6 +23,8 @@ export function predictBranch(scenario: Scenario, trace: Trace, index: number, c
   const base: PredictOptions = { ...(nested ? { nested, ...omittedMeta(trace, callId) } : {}), ...(lax ? { lax } : {}) }
   const e = predict(scenario, index, base)
   const hooked = trace.events.some((x) => x.ev === 'enter' && HOOK_STAGES.includes(x.stage) && x.call === callId) || approvalRequested(trace, callId)
+  // IN-4: a hook saw a call to no visible tool, so the registry runs the policy before it ends.
+  if (e.unknownMayReachPolicy && hooked) return predict(scenario, index, { ...base, unknownAfterPolicy: true })
   // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
   if (e.defineRefuses && !hooked) return predict(scenario, index, { ...base, defineAtEntry: true })
   if (!e.agentlessAsk) return e

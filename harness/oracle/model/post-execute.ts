@@ -19,6 +19,11 @@ export function postWaterfall(specs: PostSpec[], applicable: number[], tool: Too
   return { entered, outcome: applyPost(decision, tool, before, shapes) }
 }
 
+/** Whether a listener in scope decides rather than delegates (its decision may change the outcome). */
+export function postDecides(specs: PostSpec[], applicable: number[]): boolean {
+  return applicable.some((index) => !['delegate', 'delegate-twice'].includes(specs[index]!.decision.kind))
+}
+
 function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: PredictedOutcome, shapes: ShapeLatitude): PredictedOutcome {
   if (!d) return before
   // A post-execute failure is a pipeline error: it may drop the deferred contexts (CTX-1).

@@ -28,7 +28,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
 
 /** The violations with the check that filed each (`<clause>:<module>/<site>`). */
 export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
-  if (trace.hung || trace.adapterError) return hangFindings(scenario, trace)
+  if (trace.hung || trace.adapterError) return voidAfterTamper(hangFindings(scenario, trace), trace)
   const out: Finding[] = []
   const owners = new Map<number, string>()
   scenario.calls.forEach((spec, index) => {

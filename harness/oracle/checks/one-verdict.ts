@@ -1,9 +1,9 @@
 /**
  * One fault, one verdict: where a first broken rule lets everything after it happen, the checks
  * keyed on what it let happen are void, and only the first rule's clause stands — a call that
- * should have ended at entry (IN-2, CAN-1, CODE-1, CODE-5), a wrapper's second next() (PRE-8, never
- * EXE-1's or EXE-4's), a
- * hook's write on the execution (IN-1, RES-2) or on a result it was handed (PST-1, FIN-3, RES-2).
+ * should have ended at entry (IN-2, CAN-1, CODE-1, CODE-5), a wrapper's second next() (PRE-8,
+ * never EXE-1's or EXE-4's), a hook's write on the execution (IN-1, RES-2) or on a result it was
+ * handed (PST-1, FIN-3, RES-2), a hang after such a write.
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { Scenario } from '../../scenario/types.js'

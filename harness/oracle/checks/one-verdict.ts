@@ -36,15 +36,40 @@ export function voidAfterSecondNext(view: CallView, list: Finding[]): Finding[] 
  * nothing; ran the same stages again ('reran': the body deferred its contexts twice); or ran
  * other stages ('diverged': the outcome is another run's, an inner wrapper skipped or the body
  * run after a made-up result). Either way PRE-8's (S): the checks keyed on that run are void.
+ * Only stages entered while such a wrapper was still open count: one run after it left (a
+ * registry retrying the body itself) is no second next()'s doing.
  */
 export function secondNextEffect(view: CallView): 'none' | 'reran' | 'diverged' {
-  const { e, scenario, trace, callId } = view
-  if (!secondNextCalled(scenario, trace, callId)) return 'none'
-  const entered = view.entered.filter((x) => x.stage === 'wrapper' || x.stage === 'body').map((x) => `${x.stage}${x.index}`)
-  const ran = new Set(entered)
+  const { e } = view
   const expected = new Set([...e.wrappers.slice(0, e.wrappersEntered).map((i) => `wrapper${i}`), ...(e.bodyRuns ? ['body0'] : [])])
-  if (ran.size !== expected.size || [...ran].some((x) => !expected.has(x))) return 'diverged'
-  return ran.size !== entered.length ? 'reran' : 'none'
+  const seen = new Set<string>()
+  let effect: 'none' | 'reran' | 'diverged' = 'none'
+  for (const { key, inside } of chainEntries(view)) {
+    const extra = !expected.has(key) || seen.has(key)
+    seen.add(key)
+    if (!extra) continue
+    if (!inside) return 'none'
+    if (!expected.has(key)) effect = 'diverged'
+    else if (effect === 'none') effect = 'reran'
+  }
+  return effect
+}
+
+/** The call's wrapper and body entries, each marked when a wrapper calling next() twice was open around it. */
+function chainEntries({ scenario, trace, callId }: CallView): { key: string; inside: boolean }[] {
+  const twice = (index: number) => scenario.wrappers[index]?.action.kind === 'next-twice'
+  const out: { key: string; inside: boolean }[] = []
+  let open = 0
+  for (const x of trace.events) {
+    if ((x.ev !== 'enter' && x.ev !== 'leave') || x.call !== callId || (x.stage !== 'wrapper' && x.stage !== 'body')) continue
+    const nextTwice = x.stage === 'wrapper' && twice(x.index)
+    if (x.ev === 'leave') open -= nextTwice ? 1 : 0
+    else {
+      out.push({ key: `${x.stage}${x.index}`, inside: open > 0 })
+      open += nextTwice ? 1 : 0
+    }
+  }
+  return out
 }
 
 /** Whether a hook changed the execution anywhere in the case (a write that took effect, IN-1). */

@@ -11,7 +11,7 @@ import { show } from '../../safe/safe-read.js'
 import { tagClauses } from '../model/clause-tags.js'
 import type { Expected } from '../predict.js'
 import { count, indexesOf, type CallView, type Report } from './call-view.js'
-import { secondNextCalled } from './one-verdict.js'
+import { secondNextEffect } from './one-verdict.js'
 
 /**
  * Where the model cannot tell whether a denial was the approval's or a guard's (APR-3 vs GRD-1,
@@ -58,7 +58,7 @@ export function routedStages(view: CallView): string[] {
   // A body re-run, or run after all, by a wrapper's second next() is PRE-8's case, not EXE-1's.
   const bodies = count(view, 'body')
   if (bodies !== (e.bodyRuns ? 1 : 0)) {
-    const clause = secondNextCalled(scenario, view.trace, view.callId) ? 'PRE-8' : c.body
+    const clause = secondNextEffect(view) !== 'none' ? 'PRE-8' : c.body
     report(clause, 'body-count', `the body ran ${bodies} times, expected ${e.bodyRuns ? 1 : 0}`)
   }
   if (e.postRuns === true) ordered(view, 'post', e.post.slice(0, e.postEntered), c.post, report)

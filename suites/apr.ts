@@ -1,4 +1,7 @@
-/** APR: approval (ask). */
+/**
+ * APR: approval (ask). Most calls carry an agent: a registry may deny an agent-less ask without
+ * asking (APR-1), and on that branch only a call with an agent reaches approval and the guards.
+ */
 import fc from 'fast-check'
 import {
   approval,
@@ -40,7 +43,7 @@ export default [
       perTool: ask,
       approval: refusing,
       post: fc.array(postListener.map(({ scope: _scope, ...p }) => p), { minLength: 1, maxLength: 1 }),
-      calls: { abortScheduled: 20 },
+      calls: { abortScheduled: 20, agents: true },
     }),
   ),
   judged(
@@ -51,6 +54,7 @@ export default [
       perTool: ask,
       approval: fc.constant<ApprovalSpec>({ kind: 'returns', timing: 'sync', value: 'allowed-once' }),
       guards: fc.array(guard, { minLength: 1, maxLength: 2 }),
+      calls: { agents: true },
     }),
   ),
 ]

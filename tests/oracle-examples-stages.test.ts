@@ -2,6 +2,7 @@
 // passes a conforming trace and files a broken one under exactly the expected check — no
 // interpreter, no registry. Stages: hang, entry, routing, cancellation, delivery.
 import { describe, expect, it } from 'vitest'
+import type { TraceEvent } from '../harness/scenario/trace.js'
 import { abort, bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, tool, traceOf } from './oracle-example-traces.js'
 
 const plain = scenarioOf()
@@ -11,6 +12,17 @@ describe('hang', () => {
   it('PRE-6: a case that hung in a pre-execute listener fails PRE-6', () => {
     expect(checksOf(plain, ran)).toEqual([])
     expect(checksOf(plain, { ...traceOf([enter('pre')], record(success(1))), hung: { lastStage: 'pre0' } })).toEqual(['PRE-6:hang/ran-past-budget'])
+  })
+  it('IN-1: a hang after a listener renamed the call is void, as every later check is; the rename stands', () => {
+    const renamed: TraceEvent = { ev: 'tamper', call: 'c0', changed: ['name'] }
+    const hung = { lastStage: 'body0' }
+    expect(checksOf(plain, { ...traceOf([enter('pre'), renamed, leave('pre'), enter('body')], record(success(1))), hung })).toEqual([
+      'IN-1:immutability/tamper',
+    ])
+    const kept = { ...renamed, changed: [] }
+    expect(checksOf(plain, { ...traceOf([enter('pre'), kept, leave('pre'), enter('body')], record(success(1))), hung })).toEqual([
+      'CAN-3:hang/ran-past-budget',
+    ])
   })
 })
 

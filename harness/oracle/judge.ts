@@ -14,7 +14,7 @@ import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
 import { tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
-import { rootOnly, voidAfterSecondNext, voidAfterTamper } from './checks/one-verdict.js'
+import { rootOnly, voidAfterTamper } from './checks/one-verdict.js'
 import type { Violation } from './violation.js'
 
 export type { Violation } from './violation.js'
@@ -28,7 +28,7 @@ export function judge(scenario: Scenario, trace: Trace): Violation[] {
 
 /** The violations with the check that filed each (`<clause>:<module>/<site>`). */
 export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
-  if (trace.hung || trace.adapterError) return hangFindings(scenario, trace)
+  if (trace.hung || trace.adapterError) return voidAfterTamper(hangFindings(scenario, trace), trace)
   const out: Finding[] = []
   const owners = new Map<number, string>()
   scenario.calls.forEach((spec, index) => {
@@ -37,7 +37,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
     const record = trace.calls[index]
     if (!record) return
     const e = predictBranch(scenario, trace, index, callId)
-    out.push(...rootOnly(e, voidAfterSecondNext(scenario, trace, callId, judgeEitherShape(scenario, trace, index, record, callId))))
+    out.push(...rootOnly(e, judgeEitherShape(scenario, trace, index, record, callId)))
     judgeNested(scenario, trace, e, spec, callId, out)
     const view = callView(scenario, trace, e, record, callId, out)
     attacksTookNoEffect(view)

@@ -1,19 +1,30 @@
 /**
  * Where SPEC leaves a branch open, the trace says which one the implementation took, and the
  * call is judged on that branch: an agent-less `ask` forwarded or denied without asking (APR-1),
- * a `defineTool` tool's invalid arguments refused before or after the hooks (DEF-5).
+ * a `defineTool` tool's invalid arguments refused before or after the hooks (DEF-5), a nested
+ * success with or without meta (OUT-2), a call to no visible tool ended before the policy or
+ * after it (IN-4).
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
 import { predict, type Expected, type PredictOptions, type ShapeSource } from '../predict.js'
-import { approvalRequested } from './call-view.js'
+import { approvalRequested, readSafe } from './call-view.js'
 
 const HOOK_STAGES = ['pre', 'guard', 'wrapper', 'post']
 
+/** OUT-2: a nested success published with no meta took the branch that never projects meta. */
+function omittedMeta(trace: Trace, callId: string): { omitMeta?: true } {
+  const result = trace.nested?.find((r) => r.callId === callId)?.result
+  const published = readSafe(() => result?.isError === false && !('meta' in result))
+  return published === true ? { omitMeta: true } : {}
+}
+
 export function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec, lax?: ReadonlySet<ShapeSource>): Expected {
-  const base: PredictOptions = { ...(nested ? { nested } : {}), ...(lax ? { lax } : {}) }
+  const base: PredictOptions = { ...(nested ? { nested, ...omittedMeta(trace, callId) } : {}), ...(lax ? { lax } : {}) }
   const e = predict(scenario, index, base)
   const hooked = trace.events.some((x) => x.ev === 'enter' && HOOK_STAGES.includes(x.stage) && x.call === callId) || approvalRequested(trace, callId)
+  // IN-4: a hook saw a call to no visible tool, so the registry runs the policy before it ends.
+  if (e.unknownMayReachPolicy && hooked) return predict(scenario, index, { ...base, unknownAfterPolicy: true })
   // DEF-5: no hook saw a call a defineTool tool refuses, so the registry validated at entry.
   if (e.defineRefuses && !hooked) return predict(scenario, index, { ...base, defineAtEntry: true })
   if (!e.agentlessAsk) return e

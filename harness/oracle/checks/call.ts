@@ -13,7 +13,7 @@ import { abortAndSettling, abortedBeforeBody, bodySignal } from './cancellation.
 import { finalizedOnce, observersNotified } from './delivery.js'
 import { endsBeforePolicy, executionMode, nothingRunsPastEntry, settledResult } from './entry.js'
 import { executionIntact, frozenViews, oneToken } from './immutability.js'
-import { secondNextReran } from './one-verdict.js'
+import { secondNextEffect, voidAfterSecondNext } from './one-verdict.js'
 import { publishedOutcome } from './outcome.js'
 import { publishedLossless, publishedShape } from './outcome-shape.js'
 import { settleGuards } from './guard-runs.js'
@@ -56,9 +56,13 @@ export function judgeCall(
   bodySignal(settled)
   oneToken(settled)
   const e = finalizerSkipped(settled)
-  // A body re-run by a second next() deferred its contexts twice: PRE-8's doing, so unchecked here.
-  publishedOutcome(settled, secondNextReran(scenario, trace, callId) ? { ...e, outcome: { ...e.outcome, contexts: undefined } } : e)
-  if (deciderChanged.length > 0) out.splice(start, out.length - start, ...out.slice(start).filter((x) => deciderChanged.includes(x.clause)))
+  // A body re-run by a second next() deferred its contexts twice; a chain that ran other stages
+  // returned another run's outcome: PRE-8's doing (S), so unchecked here.
+  const secondNext = secondNextEffect(settled)
+  if (secondNext === 'reran') publishedOutcome(settled, { ...e, outcome: { ...e.outcome, contexts: undefined } })
+  else if (secondNext === 'none') publishedOutcome(settled, e)
+  const kept = voidAfterSecondNext(settled, out.slice(start))
+  out.splice(start, out.length - start, ...(deciderChanged.length > 0 ? kept.filter((x) => deciderChanged.includes(x.clause)) : kept))
 }
 
 /** The content a finalizer that never ran should have put in place is the finalize count's finding (FIN-2), not FIN-3's. */

@@ -35,8 +35,8 @@ export function settledResult(view: CallView): ToolExecutionResult | undefined {
   return record.result
 }
 
-/** The call ends before any policy runs: no tool is visible, or it ends at entry (IN-2, CAN-1). */
-export const endsBeforePolicy = (view: CallView): boolean => !view.e.tool || view.e.endedAtEntry !== undefined
+/** The call ends before any policy runs: no tool is visible (on the branch that runs no policy: IN-4), or it ends at entry (IN-2, CAN-1). */
+export const endsBeforePolicy = (view: CallView): boolean => (!view.e.tool && !view.e.unknownAfterPolicy) || view.e.endedAtEntry !== undefined
 
 /** Stages that must not run at all for a call that ends before any policy. */
 export function nothingRunsPastEntry(view: CallView): void {

@@ -1,18 +1,33 @@
 /**
  * Hangs: a case that ran past its time budget fails the clause of the stage it hung in — PRE-6
  * (a pre-execute listener awaited), APR-2 (an approval request), EXE-2 or CAN-3 (the body), IN-5
- * (an ill-typed input, S) or IN-4 (before any stage).
+ * (an ill-typed input, S) or IN-4 (before any stage). A hook's write that took effect before the
+ * hang (IN-1: a listener renamed the call) voids it, as it voids every later check of the case.
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { Scenario } from '../../scenario/types.js'
 import { reporter, type Finding } from './call-view.js'
+import { attacksTookNoEffect } from './hostile.js'
+import { tamperTookEffect } from './immutability.js'
 
 export function hangFindings(scenario: Scenario, trace: Trace): Finding[] {
   const out: Finding[] = []
   if (!trace.hung) return out
+  // A write that took effect before the hang is the case's first broken rule: the hang is void (voidAfterTamper).
+  writesTookEffect(trace, out)
   const lastStage = trace.hung.lastStage
   reporter('hang', out)(hangClause(scenario, lastStage, trace), 'ran-past-budget', `the case ran past its time budget; last stage entered: ${lastStage}`)
   return out
+}
+
+/** The writes on an execution or a result that took effect, read from the trace alone (IN-1, PST-1, FIN-3, RES-2). */
+function writesTookEffect(trace: Trace, out: Finding[]): void {
+  const written = new Set(trace.events.flatMap((x) => (x.ev === 'tamper' || x.ev === 'attack' ? [x.call] : [])))
+  for (const callId of written) {
+    const view = { trace, callId, report: (module: string) => reporter(module, out, callId) }
+    tamperTookEffect(view)
+    attacksTookNoEffect(view)
+  }
 }
 
 function hangClause(scenario: Scenario, lastStage: string, trace: Trace): string {

@@ -9,7 +9,7 @@ import type { CallView } from './call-view.js'
 import { execClause, resultClause } from './immutability.js'
 
 /** Writes that took effect on an execution or a result, each naming its clause. */
-export function attacksTookNoEffect(view: CallView): void {
+export function attacksTookNoEffect(view: Pick<CallView, 'trace' | 'callId' | 'report'>): void {
   const report = view.report('hostile')
   for (const x of view.trace.events) {
     if (x.ev !== 'attack' || x.call !== view.callId || x.changed.length === 0) continue

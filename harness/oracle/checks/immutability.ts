@@ -27,12 +27,9 @@ export function frozenViews(view: SettledView): void {
 
 /** No rewrite of the execution took effect, and the body that ran is the routed one, with the entry snapshot. */
 export function executionIntact(view: SettledView): void {
-  const { e, trace, callId, spec } = view
+  const { e, spec } = view
   const report = view.report('immutability')
-  const tamper = trace.events.find((x) => x.ev === 'tamper' && x.call === callId)
-  if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) {
-    report('IN-1', 'tamper', `a listener changed the execution's ${tamper.changed.join(', ')}`)
-  }
+  tamperTookEffect(view)
   const body = view.entered.find((x) => x.stage === 'body')
   if (!body?.detail || !e.tool) return
   const seen = JSON.parse(body.detail) as { tool: string; scope?: string; name: string; args: unknown }
@@ -42,6 +39,14 @@ export function executionIntact(view: SettledView): void {
   }
   if (isLosslessDesc(spec.args) && !deepEqualJson(seen.args, jsonOf(spec.args))) {
     report('IN-1', 'body-arguments', 'the body ran with arguments other than the snapshot taken at entry')
+  }
+}
+
+/** IN-1: a listener's rewrite of the execution took effect (read from the trace alone: a hung case too). */
+export function tamperTookEffect(view: Pick<CallView, 'trace' | 'callId' | 'report'>): void {
+  const tamper = view.trace.events.find((x) => x.ev === 'tamper' && x.call === view.callId)
+  if (tamper && tamper.ev === 'tamper' && tamper.changed.length > 0) {
+    view.report('immutability')('IN-1', 'tamper', `a listener changed the execution's ${tamper.changed.join(', ')}`)
   }
 }
 

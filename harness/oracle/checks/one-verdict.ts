@@ -1,13 +1,14 @@
 /**
  * One fault, one verdict: where a first broken rule lets everything after it happen, the checks
  * keyed on what it let happen are void, and only the first rule's clause stands — a call that
- * should have ended at entry (IN-2, CAN-1, CODE-1, CODE-5), a wrapper's second next() (PRE-8), a
- * hook's write on the execution (IN-1, RES-2) or on a result it was handed (PST-1, FIN-3, RES-2).
+ * should have ended at entry (IN-2, CAN-1, CODE-1, CODE-5), a wrapper's second next() (PRE-8,
+ * never EXE-1's or EXE-4's), a hook's write on the execution (IN-1, RES-2) or on a result it was
+ * handed (PST-1, FIN-3, RES-2), a hang after such a write.
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { Scenario } from '../../scenario/types.js'
 import type { Expected } from '../predict.js'
-import { stageEvents, type Finding } from './call-view.js'
+import { stageEvents, type CallView, type Finding } from './call-view.js'
 import { resultClause } from './immutability.js'
 
 /** Clauses that end a call before any policy runs: everything after them is their echo. */
@@ -20,19 +21,55 @@ export function rootOnly(e: Expected, list: Finding[]): Finding[] {
   return list.filter((x) => x.clause === root)
 }
 
-/**
- * When a wrapper's second next() re-ran the inner chain (PRE-8, S), what EXE-1 and EXE-4 key on —
- * which wrappers and body ran, what they returned — is the second run's: void for this call.
- */
-export function voidAfterSecondNext(scenario: Scenario, trace: Trace, callId: string, list: Finding[]): Finding[] {
-  return secondNextReran(scenario, trace, callId) ? list.filter((x) => x.clause !== 'EXE-1' && x.clause !== 'EXE-4') : list
+/** Whether a wrapper that calls next() twice was entered: what its chain ran is PRE-8's case (S), not EXE-1's or EXE-4's. */
+export function secondNextCalled(scenario: Scenario, trace: Trace, callId: string): boolean {
+  return stageEvents(trace, callId).some((x) => x.stage === 'wrapper' && scenario.wrappers[x.index]?.action.kind === 'next-twice')
 }
 
-/** Whether a wrapper calling next() twice made an inner wrapper or the body run again (PRE-8). */
-export function secondNextReran(scenario: Scenario, trace: Trace, callId: string): boolean {
-  const entered = stageEvents(trace, callId).filter((x) => x.stage === 'wrapper' || x.stage === 'body')
-  const reran = new Set(entered.map((x) => `${x.stage}${x.index}`)).size !== entered.length
-  return reran && entered.some((x) => x.stage === 'wrapper' && scenario.wrappers[x.index]?.action.kind === 'next-twice')
+/** A call's findings without EXE-1's and EXE-4's once a wrapper called next() twice (EXE-1's parenthesis). */
+export function voidAfterSecondNext(view: CallView, list: Finding[]): Finding[] {
+  return secondNextCalled(view.scenario, view.trace, view.callId) ? list.filter((x) => x.clause !== 'EXE-1' && x.clause !== 'EXE-4') : list
+}
+
+/**
+ * What a wrapper's second next() did to the chain below it, against the model's single run:
+ * nothing; ran the same stages again ('reran': the body deferred its contexts twice); or ran
+ * other stages ('diverged': the outcome is another run's, an inner wrapper skipped or the body
+ * run after a made-up result). Either way PRE-8's (S): the checks keyed on that run are void.
+ * Only stages entered while such a wrapper was still open count: one run after it left (a
+ * registry retrying the body itself) is no second next()'s doing.
+ */
+export function secondNextEffect(view: CallView): 'none' | 'reran' | 'diverged' {
+  const { e } = view
+  const expected = new Set([...e.wrappers.slice(0, e.wrappersEntered).map((i) => `wrapper${i}`), ...(e.bodyRuns ? ['body0'] : [])])
+  const seen = new Set<string>()
+  let effect: 'none' | 'reran' | 'diverged' = 'none'
+  for (const { key, inside } of chainEntries(view)) {
+    const extra = !expected.has(key) || seen.has(key)
+    seen.add(key)
+    if (!extra) continue
+    if (!inside) return 'none'
+    if (!expected.has(key)) effect = 'diverged'
+    else if (effect === 'none') effect = 'reran'
+  }
+  return effect
+}
+
+/** The call's wrapper and body entries, each marked when a wrapper calling next() twice was open around it. */
+function chainEntries({ scenario, trace, callId }: CallView): { key: string; inside: boolean }[] {
+  const twice = (index: number) => scenario.wrappers[index]?.action.kind === 'next-twice'
+  const out: { key: string; inside: boolean }[] = []
+  let open = 0
+  for (const x of trace.events) {
+    if ((x.ev !== 'enter' && x.ev !== 'leave') || x.call !== callId || (x.stage !== 'wrapper' && x.stage !== 'body')) continue
+    const nextTwice = x.stage === 'wrapper' && twice(x.index)
+    if (x.ev === 'leave') open -= nextTwice ? 1 : 0
+    else {
+      out.push({ key: `${x.stage}${x.index}`, inside: open > 0 })
+      open += nextTwice ? 1 : 0
+    }
+  }
+  return out
 }
 
 /** Whether a hook changed the execution anywhere in the case (a write that took effect, IN-1). */

@@ -11,6 +11,7 @@ import { show } from '../../safe/safe-read.js'
 import { tagClauses } from '../model/clause-tags.js'
 import type { Expected } from '../predict.js'
 import { count, indexesOf, type CallView, type Report } from './call-view.js'
+import { secondNextEffect } from './one-verdict.js'
 
 /**
  * Where the model cannot tell whether a denial was the approval's or a guard's (APR-3 vs GRD-1,
@@ -54,11 +55,11 @@ export function routedStages(view: CallView): string[] {
   // A guard out of scope may have decided the call in place of the predicted stage (SCP-2); order alone is settled above.
   if (guardsFiled === 'SCP-2') decidedBy(guardsFiled)
   decidedBy(ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report))
-  // A body re-run by a wrapper's second next() is PRE-8's case, not EXE-1's.
-  const secondNext = indexesOf(view, 'wrapper').some((i) => scenario.wrappers[i]?.action.kind === 'next-twice')
+  // A body re-run, or run after all, by a wrapper's second next() is PRE-8's case, not EXE-1's.
   const bodies = count(view, 'body')
   if (bodies !== (e.bodyRuns ? 1 : 0)) {
-    report(secondNext && bodies > 1 ? 'PRE-8' : c.body, 'body-count', `the body ran ${bodies} times, expected ${e.bodyRuns ? 1 : 0}`)
+    const clause = secondNextEffect(view) !== 'none' ? 'PRE-8' : c.body
+    report(clause, 'body-count', `the body ran ${bodies} times, expected ${e.bodyRuns ? 1 : 0}`)
   }
   if (e.postRuns === true) ordered(view, 'post', e.post.slice(0, e.postEntered), c.post, report)
   if (e.postRuns === false && count(view, 'post') > 0) report(c.postBypassed, 'post-bypassed', 'post-execute ran for an outcome that bypasses it')

@@ -19,6 +19,11 @@ export function postWaterfall(specs: PostSpec[], applicable: number[], tool: Too
   return { entered, outcome: applyPost(decision, tool, before, shapes) }
 }
 
+/** Whether a listener in scope decides rather than delegates (its decision may change the outcome). */
+export function postDecides(specs: PostSpec[], applicable: number[]): boolean {
+  return applicable.some((index) => !['delegate', 'delegate-twice'].includes(specs[index]!.decision.kind))
+}
+
 function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: PredictedOutcome, shapes: ShapeLatitude): PredictedOutcome {
   if (!d) return before
   // A post-execute failure is a pipeline error: it may drop the deferred contexts (CTX-1).
@@ -52,11 +57,13 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   const hasContent = content !== undefined
   if (hasValue && hasContent) return failed
   if (hasValue) {
-    const alternatives = before.contextsAlt ? { contextsAlt: before.contextsAlt } : {}
+    // A value replacement that ends in an error is a pipeline error: it may drop the contexts (CTX-1).
+    const alternatives = { contextsAlt: [...(before.contextsAlt ?? []), []] }
     if (before.isError) return { isError: true, clause: 'PST-2', upstream: before.clause, contexts: before.contexts, ...alternatives }
     const newValue = (value === undefined ? { $: 'undefined' } : value) as ValueDesc
     const replaced = successOf(tool, newValue, 'PST-1', contexts ?? [], before.concludes ?? false, shapes)
-    return alt(contexts ? replaced : withoutContexts(replaced))
+    const made = alt(contexts ? replaced : withoutContexts(replaced))
+    return made.isError && made.contexts ? { ...made, contextsAlt: [...(made.contextsAlt ?? []), [], added ?? []] } : made
   }
   if (hasContent) {
     const shape = given(content as ValueDesc)

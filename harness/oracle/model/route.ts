@@ -1,22 +1,24 @@
 /**
- * The routing table, call by call: which tool a call reaches, which hooks apply, and the entry,
- * pre-execute, approval and guard rows that may end it before execution (IN-2, IN-4, IN-5, CAN-1,
- * CODE-1, CODE-5, DEF-5, PRE-1..PRE-5, APR-1..APR-3, GRD-1, GRD-3, MODE-1, MODE-2).
+ * The routing table, call by call: which tool a call reaches, which hooks apply, and the entry
+ * rows that may end it before the policy gates (gates.ts) and execution (IN-2, IN-4, IN-5, CAN-1,
+ * CODE-1, CODE-5, DEF-5, MODE-1, MODE-2).
  */
-import { isLosslessDesc, isObjectDesc, isUndefinedDesc, jsonOf, readField, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
-import type { CallSpec, PreSpec, Scenario, ToolSpec, ValueDesc } from '../../scenario/types.js'
+import { isLosslessDesc, jsonOf } from '../../scenario/read-desc.js'
+import type { CallSpec, Scenario, ToolSpec } from '../../scenario/types.js'
 import { matchesSchema } from '../schema-check.js'
-import { decisionsByName } from '../../scenario/tool-decisions.js'
 import type { Untagged } from './clause-tags.js'
 import { bodyNeverRuns, wrapperChain } from './execution.js'
 import { ended, finalized } from './finalize.js'
-import { postWaterfall } from './post-execute.js'
+import { policyGates } from './gates.js'
+import { postDecides, postWaterfall } from './post-execute.js'
 import type { Mode, PredictOptions } from './types.js'
 import type { ShapeLatitude } from './shape-latitude.js'
 
 const inScope = (scope: string | undefined, agent: string | undefined) => scope === undefined || scope === agent
 const indexes = <T extends { scope?: string }>(list: T[], agent: string | undefined) =>
   list.flatMap((item, i) => (inScope(item.scope, agent) ? [i] : []))
+
+export { normalizePre } from './gates.js'
 
 export function visibleTool(scenario: Scenario, call: CallSpec, nested = false): ToolSpec | undefined {
   // In code mode only a call carrying the parent token of an execution in flight reaches native tools (CODE-2).
@@ -62,6 +64,9 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     const hidden = scenario.config.mode === 'code' && scenario.tools.some((t) => t.name === call.tool)
     e.outcome = { isError: true, code: 'UNKNOWN_TOOL', clause: hidden ? (call.fakeParent ? 'CODE-5' : 'CODE-1') : 'IN-4' }
     if (!isLosslessDesc(call.args)) e.outcome.in2First = true
+    // IN-4 names no stage a native call to no visible tool must end before (CODE-1 does, in code mode):
+    // the policy may see it, when its arguments are lossless and it was not aborted at entry (IN-2, CAN-1).
+    if (!hidden && isLosslessDesc(call.args) && !call.abortAtEntry) unknownAfterPolicy(scenario, call, agent, e, options)
     return e
   }
   e.finalizeRuns = tool.finalize !== undefined
@@ -72,33 +77,11 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
   if (bodyNeverRuns(tool, call)) e.defineRefuses = true
   if (options.defineAtEntry && bodyNeverRuns(tool, call)) return end({ ...e, bodyRefused: true }, { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' })
 
-  const pre = preWaterfall(scenario.pre, e.pre, decisionsByName(scenario.toolDecisions ?? []).get(call.tool))
-  e.preEntered = pre.entered
-  if (pre.decision === 'failed') return end(e, { isError: true, clause: 'PRE-4' }, false)
-  if (pre.decision === 'deny') return end(e, { isError: true, clause: pre.clause }, 'may')
-  if (pre.decision === 'ask') {
-    const approval = scenario.config.approval
-    if (!approval) return end(e, { isError: true, clause: 'PRE-5' }, 'may')
-    if (agent === undefined) {
-      e.agentlessAsk = true
-      // APR-1's routing row: denied without asking, no guard, post-execute at S level.
-      if (options.denyAgentlessAsk) return end(e, { isError: true, clause: 'APR-1' }, 'may')
-    }
-    e.approvalRequested = true
-    if (pre.reason !== undefined) e.askReason = pre.reason
-    if (approval.kind === 'throws' || approval.kind === 'rejects') return end(e, { isError: true, clause: 'APR-2' }, false)
-    if (approval.kind === 'never') return end(e, { isError: true, code: 'ABORTED', clause: 'APR-2' }, 'may')
-    if (unwrapPromise(approval.value) !== 'allowed-once') return end(e, { isError: true, clause: 'APR-2' }, 'may')
-  }
-  for (const index of e.guards) {
-    e.guardsEntered++
-    const verdict = scenario.guards[index]!.verdict
-    if (verdict.kind === 'throws') return end(e, { isError: true, clause: 'GRD-3' }, false)
-    if (verdict.kind === 'returns' && !isUndefinedDesc(verdict.value)) {
-      return end(e, { isError: true, clause: e.approvalRequested ? 'APR-3' : 'GRD-1' }, 'may')
-    }
-  }
-  const executed = wrapperChain(scenario.wrappers, e.wrappers, tool, call, shapes)
+  const stopped = policyGates(scenario, call, agent, e, options)
+  if (stopped) return end(e, stopped.outcome, stopped.postRuns)
+  // OUT-2's latitude: a nested call may omit meta, so its presentationMeta may never be called.
+  const projected = options.nested && options.omitMeta ? withoutMeta(tool) : tool
+  const executed = wrapperChain(scenario.wrappers, e.wrappers, projected, call, shapes)
   e.wrappersEntered = executed.entered
   e.bodyRuns = executed.bodyRuns
   if (executed.refused) e.bodyRefused = true
@@ -107,9 +90,31 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     return finalized(e, tool, executed.outcome, shapes)
   }
   e.postRuns = true
-  const post = postWaterfall(scenario.post, e.post, tool, executed.outcome, shapes)
+  const post = postWaterfall(scenario.post, e.post, projected, executed.outcome, shapes)
   e.postEntered = post.entered
   return finalized(e, tool, post.outcome, shapes)
+}
+
+function withoutMeta(tool: ToolSpec): ToolSpec {
+  const { meta: _omitted, ...rest } = tool
+  return rest
+}
+
+/** The policy's run for a call to no visible tool, on the branch where the hooks see it (IN-4). */
+function unknownAfterPolicy(scenario: Scenario, call: CallSpec, agent: string | undefined, e: Untagged, options: PredictOptions): void {
+  e.unknownMayReachPolicy = true
+  if (!options.unknownAfterPolicy) return
+  e.unknownAfterPolicy = true
+  const stopped = policyGates(scenario, call, agent, e, options)
+  // A stage that ended the call first makes its error (or still UNKNOWN_TOOL): no code is fixed.
+  if (stopped) {
+    e.outcome = { isError: true, clause: stopped.outcome.clause }
+    e.postRuns = stopped.postRuns === 'may' ? undefined : stopped.postRuns
+    return
+  }
+  // Post-execute may see it, as it may a denial; a deciding listener may change its code (a block).
+  e.postRuns = undefined
+  if (postDecides(scenario.post, e.post)) delete e.outcome.code
 }
 
 function predictMode(tool: ToolSpec | undefined, call: CallSpec): Mode {
@@ -119,40 +124,4 @@ function predictMode(tool: ToolSpec | undefined, call: CallSpec): Mode {
   const c = tool.classifier
   if (c.kind === 'returns' || c.kind === 'getter-returns') return c.value === true ? 'parallel' : 'exclusive'
   return 'exclusive'
-}
-
-type PreDecision = 'allow' | 'deny' | 'ask' | 'failed'
-
-type Waterfall = { decision: PreDecision; entered: number; clause: string; reason?: string }
-
-/** The listeners in order, then the call's per-tool decision (untraced) when every listener delegated. */
-function preWaterfall(specs: PreSpec[], applicable: number[], toolDecision: ValueDesc | undefined): Waterfall {
-  let entered = 0
-  for (const index of applicable) {
-    entered++
-    const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice') continue
-    if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
-    return decided(d.value, entered)
-  }
-  return toolDecision === undefined ? { decision: 'allow', entered, clause: 'PRE-1' } : decided(toolDecision, entered)
-}
-
-function decided(value: ValueDesc, entered: number): Waterfall {
-  const normalized = normalizePre(value)
-  if (normalized === 'malformed') return { decision: 'deny', entered, clause: 'PRE-3' }
-  const reason = normalized === 'ask' ? readField(unwrapPromise(value), 'reason') : undefined
-  return { decision: normalized, entered, clause: normalized === 'deny' ? 'PRE-2' : 'PRE-1', ...(typeof reason === 'string' ? { reason } : {}) }
-}
-
-export function normalizePre(raw: ValueDesc): 'allow' | 'deny' | 'ask' | 'malformed' {
-  const desc = unwrapPromise(raw)
-  if (!isObjectDesc(desc)) return 'malformed'
-  const kind = readField(desc, 'kind')
-  const reason = readField(desc, 'reason')
-  if (kind === THROWS || reason === THROWS) return 'malformed'
-  if (kind === 'allow') return 'allow'
-  if (kind === 'deny') return typeof reason === 'string' ? 'deny' : 'malformed'
-  if (kind === 'ask') return reason === undefined || typeof reason === 'string' ? 'ask' : 'malformed'
-  return 'malformed'
 }

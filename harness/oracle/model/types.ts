@@ -41,6 +41,10 @@ export interface Expected {
   bodyRefused?: boolean
   /** executionMode must answer exclusive because the classified tool is a `defineTool` one refusing the arguments (DEF-5). */
   modeRefused?: boolean
+  /** A native call to no visible tool with lossless arguments: the policy may see it before it ends (IN-4). */
+  unknownMayReachPolicy?: boolean
+  /** Predicted on that branch: the gates ran, and the call ended at one of them or as UNKNOWN_TOOL. */
+  unknownAfterPolicy?: boolean
   /** The call ends at entry, before any policy (IN-2, CAN-1), whatever its finalizer makes of it. */
   endedAtEntry?: 'IN-2' | 'CAN-1'
   /** The clause of each expectation above (tagged by model/clause-tags.ts). */
@@ -89,10 +93,14 @@ export interface ExpectationClauses {
 export interface PredictOptions {
   /** Take APR-1's other branch: an agent-less `ask` is denied without asking. */
   denyAgentlessAsk?: boolean
+  /** Take IN-4's other branch: a call to no visible tool goes through the policy gates before it ends. */
+  unknownAfterPolicy?: boolean
   /** Take DEF-5's other branch: a `defineTool` tool's invalid arguments end the call at entry, before any hook. */
   defineAtEntry?: boolean
   /** Predict this nested call (a body's `dispatch` step, carrying its token as parent) instead. */
   nested?: CallSpec
+  /** Take OUT-2's other branch for a nested call: meta omitted, presentationMeta never called. */
+  omitMeta?: boolean
   /** OUT-5's other branch for these sources: lossless content of the wrong shape published as it is. */
   lax?: ReadonlySet<ShapeSource>
 }

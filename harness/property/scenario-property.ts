@@ -2,7 +2,7 @@
 import type fc from 'fast-check'
 import type { Profile } from '../contract/adapter.js'
 import { clauseById } from '../contract/clauses.js'
-import { judgeFindings } from '../oracle/judge.js'
+import { judge } from '../oracle/judge.js'
 import { runScenario } from '../scenario/interpret.js'
 import type { Scenario } from '../scenario/types.js'
 import { scenarioStory } from '../scenario/story.js'
@@ -11,9 +11,6 @@ import type { ConformanceAdapter } from '../contract/adapter.js'
 import type { Violation } from '../oracle/judge.js'
 import type { Trace } from '../scenario/trace.js'
 import { HarnessError, ImplementationFault, readingRunsCode, readOnce } from '../safe/safe-read.js'
-import { seamsOf } from '../seams.js'
-
-const LOSSY_SUCCESS = 'META-2:outcome-shape/lossy-success'
 
 /** The per-case time budget: a hung implementation is a failure naming its stage, not a hung run. */
 export const CASE_BUDGET_MS = 1000
@@ -25,12 +22,7 @@ export async function runJudged(adapter: ConformanceAdapter, scenario: Scenario,
   const { judgedTrace, unreadable } = readPublishedOnce(trace)
   let violations: Violation[]
   try {
-    // A lossy success is OUT-1's where the layer validates output (the rule it breaks first), and
-    // META-2's only where it has no such seam: one fault, one verdict.
-    const validates = seamsOf(adapter).has('output-validation')
-    violations = judgeFindings(scenario, judgedTrace)
-      .filter((finding) => !(validates && finding.check === LOSSY_SUCCESS))
-      .map(({ check: _check, ...violation }) => violation)
+    violations = judge(scenario, judgedTrace)
   } catch (error) {
     if (error instanceof ImplementationFault) violations = [{ clause: error.clause ?? 'META-1', detail: error.detail }]
     else throw new HarnessError('the oracle threw', error)

@@ -1,0 +1,77 @@
+/**
+ * What every MCP trial runs against: the server command, its named state, its tools and
+ * observers, and the sessions. A trial starts from the pristine state on a server that has seen
+ * nothing since (a fresh process, or — for a server that keeps no state but the named state, or
+ * after a trial that left everything as it found it — the previous one).
+ */
+import type { JsonValue } from '../../contract/spec.js'
+import type { NamedState } from './named-state.js'
+import { observe, type Observers } from './observation.js'
+import type { ServerCommand } from './server-command.js'
+import { CallStalled, startServer, type ServerSession } from './server-session.js'
+import type { McpCall, McpOutcome, McpTool, Observation } from './types.js'
+
+export interface McpSettings {
+  /** A call (or an observation) that has not answered after this long stalls its trial. */
+  callTimeoutMs: number
+  /** How long the server may take to start and list its tools. */
+  startTimeoutMs: number
+  /** The server keeps no state but the named state: one process serves every trial. */
+  reuseServer: boolean
+}
+
+export interface McpTarget {
+  readonly server: ServerCommand
+  readonly state: NamedState | undefined
+  readonly tools: readonly McpTool[]
+  readonly observers: Observers
+  readonly words: readonly string[]
+  readonly settings: McpSettings
+}
+
+export interface McpTrial {
+  call(call: McpCall): Promise<McpOutcome>
+  observe(): Promise<Observation>
+  /** The trial left the server as it found it: the next trial may use the same process. */
+  leftClean(): void
+}
+
+export class Servers {
+  private idle: ServerSession | undefined
+  started = 0
+
+  constructor(private readonly target: McpTarget) {}
+
+  async withTrial<T>(body: (trial: McpTrial) => Promise<T>): Promise<T> {
+    const { target } = this
+    await target.state?.restore()
+    const session = this.idle ?? (await this.start())
+    this.idle = undefined
+    let keep = target.settings.reuseServer
+    const trial: McpTrial = {
+      call: (c) => session.call(c.tool, c.arguments as JsonValue, target.settings.callTimeoutMs),
+      observe: () => observe(session, target.observers, target.state, target.settings.callTimeoutMs),
+      leftClean: () => (keep = true),
+    }
+    try {
+      const value = await body(trial)
+      if (keep) this.idle = session
+      return value
+    } catch (error) {
+      if (!(error instanceof CallStalled) && keep) this.idle = session
+      throw error
+    } finally {
+      if (this.idle !== session) await session.close()
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.idle?.close()
+    this.idle = undefined
+  }
+
+  private async start(): Promise<ServerSession> {
+    this.started++
+    return startServer(this.target.server, this.target.settings.startTimeoutMs)
+  }
+}

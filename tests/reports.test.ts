@@ -57,7 +57,7 @@ describe.concurrent('report formats', () => {
     expect(exitCode).toBe(adapter.length === 0 ? 0 : 1)
     const report = await readReport(files.json)
     expect(() => assertValidReport(report)).not.toThrow()
-    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="72"/)
+    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="76"/)
     expect(await readFile(files.markdown, 'utf8')).toMatch(/required clauses pass/)
     expect(await readFile(files.html, 'utf8')).toMatch(/data-testid="matrix"/)
     const badge = JSON.parse(await readFile(files.badge, 'utf8')) as { message: string }
@@ -71,7 +71,7 @@ describe.concurrent('a failing run (MODE-2: any truthy classifier answer is para
     const report = await readReport(files.json)
     expect(exitCode).toBe(1)
     expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
-    expect(report.summary.untested).toBe(4)
+    expect(report.summary.untested).toBe(8)
   }, 120_000)
 
   it('MODE-2 the shrunk counterexample replays: still failing on the mutant, passing on the reference', async () => {

@@ -6,6 +6,15 @@
  */
 import type { JsonValue } from '../../contract/spec.js'
 
+const KEYS = ['uri', 'name', 'id', 'path']
+
+function sameKey(a: JsonValue, b: JsonValue | undefined): boolean {
+  const isRecord = (v: unknown): v is { [k: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v)
+  if (!isRecord(a) || !isRecord(b)) return false
+  const key = KEYS.find((k) => k in a)
+  return key !== undefined && a[key] === b[key]
+}
+
 export interface Loss {
   /** Where, as `key.key[index]`; empty for the whole value. */
   path: string
@@ -23,7 +32,11 @@ export function firstLoss(before: JsonValue | undefined, after: JsonValue | unde
     const unused = after.map((_, i) => i)
     for (const [i, item] of before.entries()) {
       const match = unused.findIndex((j) => firstLoss(item, after[j]) === undefined)
-      if (match < 0) return { path: `${path}[${i}]`, before: item, after: undefined }
+      if (match < 0) {
+        // The item the server still lists under the same key (a resource's uri), to say what changed in it.
+        const same = unused.map((j) => after[j]).find((candidate) => sameKey(item, candidate))
+        return (same !== undefined ? firstLoss(item, same, `${path}[${i}]`) : undefined) ?? { path: `${path}[${i}]`, before: item, after: undefined }
+      }
       unused.splice(match, 1)
     }
     return undefined

@@ -7,11 +7,11 @@ import { resolve } from 'node:path'
 import { runClaim } from '../run-claim.js'
 import type { ClaimSettings } from '../settings.js'
 import type { ClaimVerdict, McpClaimId } from '../types.js'
-import { mcpClaimRun, type SavedMcpCase } from './mcp-claim-runs.js'
+import { comparableReadOnly, mcpClaimRun, type SavedMcpCase } from './mcp-claim-runs.js'
 import { nameState } from './named-state.js'
 import { chooseObservers } from './observation.js'
 import { makeSandbox } from './sandbox.js'
-import { expandSandbox, withSandbox } from './server-command.js'
+import { expandSandbox, hideSandbox, showSandbox, withSandbox } from './server-command.js'
 import { ServerError, startServer } from './server-session.js'
 import { Servers, type McpSettings, type McpTarget } from './target.js'
 import type { McpTool, ToolHints } from './types.js'
@@ -64,7 +64,8 @@ export async function checkServer(options: McpServerOptions, settings: ClaimSett
     }
     const servers = new Servers(target)
     try {
-      return await checkTarget(target, servers, options, settings, replay)
+      const here = replay ? { ...replay, case: showSandbox(replay.case, sandbox.dir) } : undefined
+      return hideSandbox(await checkTarget(target, servers, options, settings, here), sandbox.dir)
     } finally {
       await servers.dispose()
     }
@@ -112,8 +113,8 @@ function applicability(id: McpClaimId, tool: McpTool | undefined, target: McpTar
     case 'CLM-5':
       return hints.readOnlyHint === true ? undefined : { status: 'not-applicable', reason: 'not annotated readOnlyHint: true' }
     case 'CLM-6':
-      if (target.tools.some((t) => t.hints.readOnlyHint === true)) return undefined
-      return { status: 'not-applicable', reason: 'no tool is annotated readOnlyHint: true' }
+      if (comparableReadOnly(target).length > 0) return undefined
+      return { status: 'not-applicable', reason: 'no tool is annotated readOnlyHint: true and answers the same twice in a row' }
     case 'CLM-7':
       if (hints.readOnlyHint === true) return { status: 'not-applicable', reason: 'read-only (CLM-5 says more)' }
       return hints.idempotentHint === true ? undefined : { status: 'not-applicable', reason: 'not annotated idempotentHint: true' }
@@ -129,6 +130,8 @@ function notesFor(target: McpTarget): string[] {
       '; CLM-8 judges the named state and the resources only',
   ]
   if (target.observers.left.length > 0) notes.push(`read-only tools not used as observers: ${target.observers.left.join(', ')}`)
+  const { unstable } = target.observers
+  if (unstable.length > 0) notes.push(`CLM-6 does not call ${unstable.join(', ')}: their answers differ from one call to the next`)
   if (target.settings.reuseServer) notes.push('--reuse-server: one server process served every trial, its named state put back before each')
   return notes
 }

@@ -18,6 +18,11 @@ import { mcpArgumentsFor } from './mcp-arguments.js'
 import type { McpTarget, Servers } from './target.js'
 import type { McpCall, McpTool } from './types.js'
 
+/** CLM-6's tools: the read-only ones whose answers can be compared (not those that answered differently twice in a row). */
+export function comparableReadOnly(target: McpTarget): McpTool[] {
+  return target.tools.filter((t) => t.hints.readOnlyHint === true && !target.observers.unstable.includes(t.name))
+}
+
 /** What a replay needs of a saved counterexample. */
 export interface SavedMcpCase {
   case: JsonValue
@@ -32,7 +37,7 @@ export function mcpClaimRun(id: McpClaimId, target: McpTarget, servers: Servers,
   const stalls = new Stalls()
   const replay = saved ? { examples: Array.from({ length: REPLAY_ATTEMPTS }, () => [valueOf(id, saved.case as Case)]), replay: true } : undefined
   if (id === 'CLM-6') {
-    const calls = concurrentCalls(callArbitrary(target.tools.filter((t) => t.hints.readOnlyHint === true), target.words)!)
+    const calls = concurrentCalls(callArbitrary(comparableReadOnly(target), target.words)!)
     return {
       id,
       property: concurrencyProperty(servers, withEarlierCalls(calls, target), stalls),
@@ -42,7 +47,7 @@ export function mcpClaimRun(id: McpClaimId, target: McpTarget, servers: Servers,
     }
   }
   const args = mcpArgumentsFor(tool!.name, tool!.inputSchema, target.words)
-  const cases = withEarlierCalls(args.arbitrary, target)
+  const cases = withEarlierCalls(args.arbitrary, target, tool)
   const property = { 'CLM-5': readOnlyProperty, 'CLM-7': idempotentProperty, 'CLM-8': additiveProperty }[id](servers, tool!, args, cases, stalls)
   return {
     id,

@@ -3,8 +3,10 @@
  * read-only tools to fixed arguments (the observers). An observer is a read-only tool whose
  * sparsest valid arguments get the same answer twice in a row on a fresh server, within the call
  * bound: a tool that answers differently each time (a clock, a counter) tells nothing about a call
- * in between, and is left out (the report's notes say which).
+ * in between, and is left out (the report's notes say which). The two rounds are more than a
+ * second apart, so that an answer holding a clock's seconds differs.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../../contract/spec.js'
 import { mcpArgumentsFor } from './mcp-arguments.js'
@@ -12,10 +14,14 @@ import type { NamedState } from './named-state.js'
 import { CallStalled, type ServerSession } from './server-session.js'
 import type { McpCall, Observation } from './types.js'
 
+const CLOCK_TICK_MS = 1_100
+
 export interface Observers {
   readonly calls: readonly McpCall[]
   /** Read-only tools left out, with why. */
   readonly left: readonly string[]
+  /** Read-only tools that answered differently twice in a row: their answers cannot be compared (CLM-6 does not call them). */
+  readonly unstable: readonly string[]
 }
 
 export async function observe(session: ServerSession, observers: Observers, state: NamedState | undefined, timeoutMs: number): Promise<Observation> {
@@ -55,9 +61,11 @@ export async function chooseObservers(session: ServerSession, words: readonly st
   const stalled = calls.filter((c) => first.get(c.tool) instanceof CallStalled)
   left.push(...stalled.map((c) => `${c.tool} (did not answer within ${timeoutMs} ms)`))
   calls = calls.filter((c) => !stalled.includes(c))
-  const [a, b] = [await answers(), await answers()]
+  const a = await answers()
+  await sleep(CLOCK_TICK_MS)
+  const b = await answers()
   const unstable = calls.filter((c) => !isDeepStrictEqual(a.get(c.tool), b.get(c.tool)))
   left.push(...unstable.map((c) => `${c.tool} (answered differently twice in a row)`))
   calls = calls.filter((c) => !unstable.includes(c))
-  return { calls, left }
+  return { calls, left, unstable: unstable.map((c) => c.tool) }
 }

@@ -16,6 +16,16 @@ export function expandSandbox(word: string, sandbox: string): string {
   return word.split(SANDBOX_PLACEHOLDER).join(sandbox)
 }
 
+/** `value` with every occurrence of the sandbox's path written as `{sandbox}`, so a saved case replays in another sandbox. */
+export function hideSandbox<T>(value: T, sandbox: string): T {
+  return JSON.parse(JSON.stringify(value).split(JSON.stringify(sandbox).slice(1, -1)).join(SANDBOX_PLACEHOLDER)) as T
+}
+
+/** The saved `value` with `{sandbox}` standing for this run's sandbox again. */
+export function showSandbox<T>(value: T, sandbox: string): T {
+  return JSON.parse(JSON.stringify(value).split(SANDBOX_PLACEHOLDER).join(JSON.stringify(sandbox).slice(1, -1))) as T
+}
+
 export function withSandbox(words: readonly string[], sandbox: string): ServerCommand {
   const [command, ...args] = words.map((word) => expandSandbox(word, sandbox))
   if (command === undefined || command === '') throw new Error('no server command was given after --')

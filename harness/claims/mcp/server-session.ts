@@ -62,19 +62,24 @@ export async function startServer(server: ServerCommand, startTimeoutMs: number)
         // By URI: the order a server lists its resources in is not part of its state.
         const listed = (await client.listResources(undefined, { timeout: timeoutMs })).resources
         const resources = [...listed].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
-        const read = await Promise.all(resources.slice(0, MAX_RESOURCES_READ).map(async (r) =>
-          (await client.readResource({ uri: r.uri }, { timeout: timeoutMs })).contents))
-        return jsonSnapshot(resources.map((r, i) => ({ ...r, contents: read[i] ?? null }))) as JsonValue
+        // A resource the server lists but cannot read is seen as such: that is what it shows.
+        const read = await Promise.all(resources.slice(0, MAX_RESOURCES_READ).map((r) =>
+          client.readResource({ uri: r.uri }, { timeout: timeoutMs }).then((answer) => answer.contents, (error: unknown) => {
+            if (isTimeout(error)) throw error
+            return { readError: messageOf(error) }
+          })))
+        return withJsonTexts(jsonSnapshot(resources.map((r, i) => ({ ...r, contents: read[i] ?? null }))) as JsonValue)
       } catch (error) {
         if (isTimeout(error)) throw new CallStalled(`resources/list or resources/read did not answer within ${timeoutMs} ms`)
         throw new ServerError(`the server failed resources/list or resources/read: ${messageOf(error)}`)
       }
     },
     async close() {
+      // Whatever it held is put back or thrown away: no reason to wait for a graceful exit.
       const pid = transport.pid
       if (pid !== null) {
         try {
-          process.kill(pid, 'SIGTERM')
+          process.kill(pid, 'SIGKILL')
         } catch {
           // already gone
         }
@@ -90,6 +95,24 @@ function toTool(tool: { name: string; inputSchema: unknown; annotations?: ToolHi
     if (typeof tool.annotations?.[key] === 'boolean') hints[key] = tool.annotations[key]
   }
   return { name: tool.name, inputSchema: jsonSnapshot(tool.inputSchema) as JsonValue, hints }
+}
+
+/** Resource texts that are JSON documents, as their values: a graph that grew reads as additions, not as a rewritten string. */
+function withJsonTexts(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(withJsonTexts)
+  if (typeof value !== 'object' || value === null) return value
+  const out: { [k: string]: JsonValue } = {}
+  for (const [key, v] of Object.entries(value)) out[key] = key === 'text' && typeof v === 'string' ? jsonDocument(v) : withJsonTexts(v)
+  return out
+}
+
+function jsonDocument(text: string): JsonValue {
+  try {
+    const parsed = JSON.parse(text) as JsonValue
+    return typeof parsed === 'object' && parsed !== null ? parsed : text
+  } catch {
+    return text
+  }
 }
 
 const isTimeout = (error: unknown) => (error as { code?: unknown })?.code === -32001

@@ -2,8 +2,12 @@
  * What every MCP trial runs against: the server command, its named state, its tools and
  * observers, and the sessions. A trial starts from the pristine state on a server that has seen
  * nothing since (a fresh process, or — for a server that keeps no state but the named state, or
- * after a trial that left everything as it found it — the previous one).
+ * after a trial that left everything as it found it — the previous one). A fresh process is
+ * started while the previous trial runs (the spare); it serves the next trial only if the named
+ * state was pristine when it had started, so a server that reads its state while starting never
+ * starts from a trial's leftovers.
  */
+import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../../contract/spec.js'
 import type { NamedState } from './named-state.js'
 import { observe, type Observers } from './observation.js'
@@ -36,8 +40,16 @@ export interface McpTrial {
   leftClean(): void
 }
 
+interface Spare {
+  session: ServerSession
+  /** The named state was pristine when the process had started. */
+  pristine: boolean
+}
+
 export class Servers {
   private idle: ServerSession | undefined
+  private spare: Promise<Spare> | undefined
+  private pristine: Promise<JsonValue> | undefined
   started = 0
 
   constructor(private readonly target: McpTarget) {}
@@ -45,8 +57,10 @@ export class Servers {
   async withTrial<T>(body: (trial: McpTrial) => Promise<T>): Promise<T> {
     const { target } = this
     await target.state?.restore()
-    const session = this.idle ?? (await this.start())
+    this.pristine ??= target.state ? target.state.read() : Promise.resolve(null)
+    const session = this.idle ?? (await this.fresh())
     this.idle = undefined
+    if (!target.settings.reuseServer && !this.spare) this.spare = this.startSpare()
     let keep = target.settings.reuseServer
     const trial: McpTrial = {
       call: (c) => session.call(c.tool, c.arguments as JsonValue, target.settings.callTimeoutMs),
@@ -66,8 +80,26 @@ export class Servers {
   }
 
   async dispose(): Promise<void> {
-    await this.idle?.close()
+    const spare = this.spare
+    this.spare = undefined
+    await Promise.all([this.idle?.close(), spare?.then((s) => s.session.close(), () => {})])
     this.idle = undefined
+  }
+
+  private async fresh(): Promise<ServerSession> {
+    const spare = this.spare
+    this.spare = undefined
+    const ready = spare ? await spare : undefined
+    if (ready?.pristine) return ready.session
+    await ready?.session.close()
+    return this.start()
+  }
+
+  private startSpare(): Promise<Spare> {
+    const { state } = this.target
+    const spare = this.start().then(async (session) => ({ session, pristine: !state || isDeepStrictEqual(await state.read(), await this.pristine) }))
+    spare.catch(() => {}) // a spare that failed to start fails the trial that takes it
+    return spare
   }
 
   private async start(): Promise<ServerSession> {

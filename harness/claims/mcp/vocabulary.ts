@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { SEED_FILES } from './sandbox.js'
 
 export const SHORT_WORDS: readonly string[] = ['a', 'b']
+/** What a string of format `uri` draws from: URLs that need no network. */
+export const DATA_URLS: readonly string[] = ['data:text/plain,a', 'data:text/plain,b']
 
 export function vocabulary(sandbox: string): string[] {
   return [
@@ -20,7 +22,6 @@ export function vocabulary(sandbox: string): string[] {
     join(sandbox, 'new.txt'),
     join(sandbox, 'new-folder'),
     '*.txt',
-    'data:text/plain,a',
-    'data:text/plain,b',
+    ...DATA_URLS,
   ]
 }

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { relative, resolve } from 'node:path'
 import { InvalidClaimCase, readClaimCase, writeClaimCase } from '../claims/case-file.js'
 import { checkServer, type McpClaimsResult, type McpReplay } from '../claims/mcp/check-server.js'
+import { CLOCK_TICK_MS } from '../claims/mcp/observation.js'
 import { ServerError } from '../claims/mcp/server-session.js'
 import { buildMcpReport, mcpExitCode } from '../claims/report/build-mcp-report.js'
 import { formatMcpText } from '../claims/report/format-mcp.js'
@@ -38,6 +39,8 @@ export interface CheckMcpOptions extends CheckToolReportTargets {
   replay?: string
   /** Where the cases of refuted claims are saved (default reports/counterexamples/mcp). */
   counterexampleDir?: string
+  /** How far apart the two observations that choose the observers are (default just over a second, to catch clocks). */
+  observerGapMs?: number
 }
 
 export const DEFAULT_MCP_RUNS = 20
@@ -57,6 +60,7 @@ export async function checkMcp(options: CheckMcpOptions): Promise<number> {
     callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     startTimeoutMs: START_TIMEOUT_MS,
     reuseServer: options.reuseServer === true,
+    observerGapMs: options.observerGapMs ?? CLOCK_TICK_MS,
   }
   try {
     const replay = options.replay ? await savedCase(options.replay) : undefined
@@ -88,7 +92,9 @@ export async function checkMcp(options: CheckMcpOptions): Promise<number> {
 
 async function savedCase(file: string): Promise<McpReplay & { seed: number }> {
   const saved = await readClaimCase(file)
-  if (!(MCP_CLAIM_IDS as readonly string[]).includes(saved.clause)) throw new InvalidClaimCase(`${file} is a case of ${saved.clause}, a claim check-tool checks`)
+  if (!(MCP_CLAIM_IDS as readonly string[]).includes(saved.clause)) {
+    throw new InvalidClaimCase(`${file} is a case of ${saved.clause}, a claim check-tool checks`)
+  }
   return { clause: saved.clause as McpClaimId, tool: saved.tool, case: saved.case, seed: saved.seed }
 }
 
@@ -126,7 +132,8 @@ export async function checkMcpCommand(argv: string[]): Promise<number> {
   })
   if (positionals.length > 0) throw new UsageError(`check-mcp takes the server command after --, got "${positionals.join(' ')}"`)
   if (command.length === 0) throw new UsageError('check-mcp needs a server command: toolreg check-mcp [options] -- <command> [args…]')
-  const targets = { ...(values.json ? { json: values.json } : {}), ...(values.junit ? { junit: values.junit } : {}), ...(values.markdown ? { markdown: values.markdown } : {}) }
+  const targets: CheckToolReportTargets = {}
+  for (const key of ['json', 'junit', 'markdown'] as const) if (values[key]) targets[key] = values[key]
   for (const file of Object.values(targets)) await writableTarget(file)
   return checkMcp({
     command,

@@ -58,7 +58,8 @@ export async function checkServer(options: McpServerOptions, settings: ClaimSett
     const probe = await startServer(server, settings.startTimeoutMs)
     let target: McpTarget
     try {
-      target = { server, state, tools: probe.tools, observers: await chooseObservers(probe, words, settings.callTimeoutMs), words, settings }
+      const observers = await chooseObservers(probe, words, settings.callTimeoutMs, settings.observerGapMs)
+      target = { server, state, tools: probe.tools, observers, words, settings }
     } finally {
       await probe.close()
     }

@@ -14,7 +14,8 @@ import type { NamedState } from './named-state.js'
 import { CallStalled, type ServerSession } from './server-session.js'
 import type { McpCall, Observation } from './types.js'
 
-const CLOCK_TICK_MS = 1_100
+/** More than a second: an answer that holds a clock's seconds differs between two observations this far apart. */
+export const CLOCK_TICK_MS = 1_100
 
 export interface Observers {
   readonly calls: readonly McpCall[]
@@ -36,7 +37,7 @@ export async function observe(session: ServerSession, observers: Observers, stat
 }
 
 /** Picks the observers on a fresh server: each read-only tool's sparsest valid arguments, kept while two observations agree on it. */
-export async function chooseObservers(session: ServerSession, words: readonly string[], timeoutMs: number): Promise<Observers> {
+export async function chooseObservers(session: ServerSession, words: readonly string[], timeoutMs: number, gapMs = CLOCK_TICK_MS): Promise<Observers> {
   const left: string[] = []
   let calls: McpCall[] = []
   for (const tool of session.tools.filter((t) => t.hints.readOnlyHint === true)) {
@@ -62,7 +63,7 @@ export async function chooseObservers(session: ServerSession, words: readonly st
   left.push(...stalled.map((c) => `${c.tool} (did not answer within ${timeoutMs} ms)`))
   calls = calls.filter((c) => !stalled.includes(c))
   const a = await answers()
-  await sleep(CLOCK_TICK_MS)
+  await sleep(gapMs)
   const b = await answers()
   const unstable = calls.filter((c) => !isDeepStrictEqual(a.get(c.tool), b.get(c.tool)))
   left.push(...unstable.map((c) => `${c.tool} (answered differently twice in a row)`))

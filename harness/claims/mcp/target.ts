@@ -22,6 +22,8 @@ export interface McpSettings {
   startTimeoutMs: number
   /** The server keeps no state but the named state: one process serves every trial. */
   reuseServer: boolean
+  /** How far apart the two observations that choose the observers are (observation.ts). */
+  observerGapMs: number
 }
 
 export interface McpTarget {

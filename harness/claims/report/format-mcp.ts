@@ -34,7 +34,8 @@ export function toMcpJunit(report: CheckMcpReport): string {
     const cases = tool.claims.map((c) => claimTestcase(`toolreg.mcp.${tool.name}`, c))
     const failures = tool.claims.filter((c) => c.status === 'refuted').length
     const skipped = tool.claims.filter((c) => c.status === 'unknown' || c.status === 'not-applicable').length
-    return `  <testsuite name="${escape(tool.name)}" tests="${tool.claims.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`
+    const open = `  <testsuite name="${escape(tool.name)}" tests="${tool.claims.length}" failures="${failures}" skipped="${skipped}">`
+    return `${open}\n${cases.join('\n')}\n  </testsuite>`
   })
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -45,12 +46,15 @@ export function toMcpJunit(report: CheckMcpReport): string {
 
 export function toMcpMarkdown(report: CheckMcpReport): string {
   const s = report.summary
-  const verdict = report.errors.length > 0 ? 'the server failed' : s.refuted > 0 ? 'claims refuted' : s.unknown > 0 ? 'no claim refuted (some unknown)' : 'no claim refuted'
+  const verdict = report.errors.length > 0
+    ? 'the server failed'
+    : s.refuted > 0 ? 'claims refuted' : s.unknown > 0 ? 'no claim refuted (some unknown)' : 'no claim refuted'
   const lines = [
     `### toolreg check-mcp — ${verdict}`,
     '',
     `${s.refuted} refuted · ${s.notRefuted} not refuted · ${s.unknown} unknown · ${s.notApplicable} not applicable`,
-    `Server \`${cell(report.server.command.join(' '))}\` · seed \`${report.seed}\` · ${report.runs} runs per claim · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `Server \`${cell(report.server.command.join(' '))}\` · seed \`${report.seed}\` · ` +
+      `${report.runs} runs per claim · ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
     '| tool | hints | claim | verdict | detail |',
     '|---|---|---|---|---|',

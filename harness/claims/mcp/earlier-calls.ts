@@ -3,8 +3,9 @@
  * repeat or destroy: up to two calls of the server's state-changing tools (any tool not
  * annotated read-only), either with strings taken from the calls under test, so that they touch
  * what those touch (the same note, entity or path), or — when the tool under test changes state
- * itself — that tool with some of its arguments kept and the others generated afresh (the same
- * name with other content: what an overwrite needs).
+ * itself — that tool with its arguments but one kept and that one generated afresh (the same
+ * name with other content: what an overwrite needs). Then there is at least one earlier call:
+ * the schema's edges are tried with none.
  */
 import fc from 'fast-check'
 import type { JsonValue } from '../../contract/spec.js'
@@ -23,18 +24,22 @@ export function withEarlierCalls<T>(main: fc.Arbitrary<T>, target: McpTarget, to
     const touching = strings.length > 0 ? callArbitrary(tools, strings, true)! : callArbitrary(tools, target.words)!
     const variants = tool && tool.hints.readOnlyHint !== true ? variantsOf(tool, m, target) : undefined
     const calls = variants ? fc.oneof(touching, variants) : touching
-    return fc.tuple(fc.array(calls, { maxLength: MAX_EARLIER_CALLS }), fc.constant(m))
+    return fc.tuple(fc.array(calls, { minLength: variants ? 1 : 0, maxLength: MAX_EARLIER_CALLS }), fc.constant(m))
   })
 }
 
-/** `tool` called with some of `main`'s arguments kept, the rest generated afresh. */
+/** `tool` called with `main`'s arguments but one, that one generated afresh. */
 function variantsOf(tool: McpTool, main: unknown, target: McpTarget): fc.Arbitrary<McpCall> | undefined {
-  if (typeof main !== 'object' || main === null || Array.isArray(main)) return undefined
+  if (typeof main !== 'object' || main === null || Array.isArray(main) || Object.keys(main).length === 0) return undefined
   const kept = main as { [k: string]: JsonValue }
   const args = mcpArgumentsFor(tool.name, tool.inputSchema, target.words)
   return fc
-    .tuple(args.arbitrary, fc.subarray(Object.keys(kept)))
-    .map(([fresh, keys]) => ({ ...(fresh as object), ...Object.fromEntries(keys.map((k) => [k, kept[k]!])) }) as JsonValue)
+    .tuple(args.arbitrary, fc.constantFrom(...Object.keys(kept)))
+    .map(([fresh, key]) => {
+      const { [key]: regenerated } = fresh as { [k: string]: JsonValue }
+      const { [key]: _replaced, ...rest } = kept
+      return (regenerated === undefined ? rest : { ...rest, [key]: regenerated }) as JsonValue
+    })
     .filter(args.isValid)
     .map((input): McpCall => ({ tool: tool.name, arguments: input }))
 }

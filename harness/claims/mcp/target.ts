@@ -8,6 +8,7 @@
  * starts from a trial's leftovers.
  */
 import { isDeepStrictEqual } from 'node:util'
+import { settleWithin } from '../settle-within.js'
 import type { JsonValue } from '../../contract/spec.js'
 import type { NamedState } from './named-state.js'
 import { observe, type Observers } from './observation.js'
@@ -42,6 +43,9 @@ export interface McpTrial {
   leftClean(): void
 }
 
+/** Calls a trial may make, at most, each within the call bound: earlier calls, observations, the calls under test. */
+const TRIAL_CALLS = 40
+
 interface Spare {
   session: ServerSession
   /** The named state was pristine when the process had started. */
@@ -70,7 +74,11 @@ export class Servers {
       leftClean: () => (keep = true),
     }
     try {
-      const value = await body(trial)
+      // A bound on the whole trial, whatever it waits on: a hung trial is skipped like a stalled call.
+      const bound = TRIAL_CALLS * target.settings.callTimeoutMs
+      const settled = await settleWithin(body(trial), bound)
+      if (!settled.settled) throw new CallStalled(`a trial did not finish within ${bound} ms`)
+      const value = settled.value
       if (keep) this.idle = session
       return value
     } catch (error) {

@@ -18,35 +18,45 @@ interface ReferenceServer {
   command: string[]
   /** `tool clause` of every claim judged refuted by hand (harness/claims/mcp/README.md). */
   refuted: string[]
+  /** Runs per claim when --runs is not given: a server that needs a fresh process per trial gets fewer. */
+  runs: number
 }
 
 const bin = (pkg: string) => createRequire(import.meta.url).resolve(`@modelcontextprotocol/${pkg}/dist/index.js`)
 
 const SERVERS: ReferenceServer[] = [
-  { name: 'server-filesystem', options: ['--reuse-server'], command: [process.execPath, bin('server-filesystem'), '{sandbox}'], refuted: [] },
+  {
+    name: 'server-filesystem',
+    options: ['--reuse-server'],
+    command: [process.execPath, bin('server-filesystem'), '{sandbox}'],
+    refuted: [],
+    runs: 20,
+  },
   {
     name: 'server-memory',
     options: ['--reuse-server', '--state', '{sandbox}/memory.jsonl'],
     command: ['env', 'MEMORY_FILE_PATH={sandbox}/memory.jsonl', process.execPath, bin('server-memory')],
     refuted: [],
+    runs: 20,
   },
   {
     name: 'server-everything',
     options: ['--call-timeout', '1s'],
     command: [process.execPath, bin('server-everything'), 'stdio'],
     refuted: ['gzip-file-as-resource CLM-8'],
+    runs: 10,
   },
 ]
 
 const { values } = parseArgs({
-  options: { seed: { type: 'string', default: '1' }, runs: { type: 'string', default: '20' }, server: { type: 'string', multiple: true } },
+  options: { seed: { type: 'string', default: '1' }, runs: { type: 'string' }, server: { type: 'string', multiple: true } },
 })
 let failed = false
 for (const server of SERVERS.filter((s) => !values.server?.length || values.server.includes(s.name))) {
   const out = `reports/mcp-servers/${server.name}`
   const started = Date.now()
   const run = await execa(process.execPath, [
-    'harness/cli/toolreg.mjs', 'check-mcp', '--seed', values.seed, '--runs', values.runs, ...server.options,
+    'harness/cli/toolreg.mjs', 'check-mcp', '--seed', values.seed, '--runs', values.runs ?? String(server.runs), ...server.options,
     '--json', `${out}.json`, '--markdown', `${out}.md`, '--', ...server.command,
   ], { reject: false, all: true })
   const seconds = ((Date.now() - started) / 1000).toFixed(1)

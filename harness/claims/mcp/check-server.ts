@@ -69,6 +69,7 @@ export async function checkServer(options: McpServerOptions, settings: ClaimSett
       return hideSandbox(await checkTarget(target, servers, options, settings, here), sandbox.dir)
     } finally {
       await servers.dispose()
+      await state.restore() // a state named outside the sandbox is left as it was found
     }
   } finally {
     await sandbox.dispose()

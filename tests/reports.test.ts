@@ -59,7 +59,7 @@ describe.concurrent('report formats', () => {
     expect(lastLine(stdout)).toBe(adapter.length === 0 ? 'gate: pass' : 'gate: FAIL — new failure MODE-2')
     const report = await readReport(files.json)
     expect(() => assertValidReport(report)).not.toThrow()
-    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="72"/)
+    expect(await readFile(files.junit, 'utf8')).toMatch(/<testsuites [^>]*tests="76"/)
     expect(await readFile(files.markdown, 'utf8')).toMatch(/required clauses pass/)
     expect(await readFile(files.html, 'utf8')).toMatch(/data-testid="matrix"/)
     const badge = JSON.parse(await readFile(files.badge, 'utf8')) as { message: string }
@@ -74,7 +74,7 @@ describe.concurrent('a failing run (MODE-2: any truthy classifier answer is para
     expect(exitCode).toBe(1)
     expect(lastLine(stdout)).toBe('gate: FAIL — new failure MODE-2')
     expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['MODE-2'])
-    expect(report.summary.untested).toBe(4)
+    expect(report.summary.untested).toBe(8)
   })
 
   it('MODE-2 the printed replay command reproduces the failure on the mutant it records; another adapter is refused (exit 2)', async () => {

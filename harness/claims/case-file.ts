@@ -1,20 +1,20 @@
 /**
- * Saved counterexamples of claims: one JSON file per refuted claim, holding the shrunk case and,
- * for CLM-2, the scheduler's release order, so a replay re-runs exactly that trial. Reading
- * validates the file with ajv and names the first invalid field.
+ * Saved counterexamples of claims (check-tool's and check-mcp's): one JSON file per refuted
+ * claim, holding the shrunk case and, for CLM-2, the scheduler's release order, so a replay
+ * re-runs exactly that trial. Reading validates the file with ajv and names the first invalid field.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { documentValidator } from '../json-schema.js'
 import { writeAtomically } from '../report/write-file.js'
 import type { JsonValue } from '../contract/spec.js'
-import { CLAIM_IDS, type ClaimId, type ClaimVerdict, type Violation } from './types.js'
+import { CLAIM_IDS, MCP_CLAIM_IDS, type AnyClaimId, type ClaimVerdict, type Violation } from './types.js'
 
 
 export interface ClaimCaseFile {
   toolreg: 'claim-case'
   version: 1
-  clause: ClaimId
+  clause: AnyClaimId
   tool: string
   seed: number
   path: string
@@ -30,7 +30,7 @@ const CASE_FILE_SCHEMA = {
   properties: {
     toolreg: { const: 'claim-case' },
     version: { const: 1 },
-    clause: { enum: [...CLAIM_IDS] },
+    clause: { enum: [...CLAIM_IDS, ...MCP_CLAIM_IDS] },
     tool: { type: 'string' },
     seed: { type: 'integer' },
     path: { type: 'string' },

@@ -8,11 +8,11 @@ import fc from 'fast-check'
 import type { JsonValue } from '../contract/spec.js'
 import type { ClaimSettings } from './settings.js'
 import type { Stalls } from './settle-within.js'
-import type { ClaimId, ClaimVerdict } from './types.js'
+import type { AnyClaimId, ClaimVerdict } from './types.js'
 import { ClaimViolation } from './violation.js'
 
 export interface ClaimRun<Ts extends unknown[]> {
-  id: ClaimId
+  id: AnyClaimId
   property: fc.IAsyncProperty<Ts>
   /** Cases to run before generated ones (the schema's edge instances). */
   examples?: Ts[]

@@ -38,6 +38,10 @@ export interface LoadedTool extends ToolLifecycle {
 
 export const CLAIM_IDS = ['CLM-1', 'CLM-2', 'CLM-3', 'CLM-4'] as const
 export type ClaimId = (typeof CLAIM_IDS)[number]
+/** The claims of MCP tool annotations, checked by check-mcp (harness/claims/mcp/). */
+export const MCP_CLAIM_IDS = ['CLM-5', 'CLM-6', 'CLM-7', 'CLM-8'] as const
+export type McpClaimId = (typeof MCP_CLAIM_IDS)[number]
+export type AnyClaimId = ClaimId | McpClaimId
 
 export type ClaimStatus = 'refuted' | 'not-refuted' | 'unknown' | 'not-applicable'
 
@@ -66,7 +70,7 @@ export interface Counterexample {
 }
 
 export interface ClaimVerdict {
-  id: ClaimId
+  id: AnyClaimId
   status: ClaimStatus
   /** Trials run (those skipped by a precondition excluded). */
   numRuns: number

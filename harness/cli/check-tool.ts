@@ -11,6 +11,7 @@ import { buildReport, exitCode } from '../claims/report/build-report.js'
 import { formatText } from '../claims/report/format-text.js'
 import { writeCheckToolReports, type CheckToolReportTargets } from '../claims/report/write-reports.js'
 import { DEFAULT_GRACE_MS, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TRIAL_TIMEOUT_MS, type ClaimSettings } from '../claims/settings.js'
+import { CLAIM_IDS, type AnyClaimId, type ClaimId } from '../claims/types.js'
 import { TOOLREG_VERSION } from './version.js'
 import { defaultSeed } from '../engine/resolve-run.js'
 
@@ -48,10 +49,12 @@ export async function checkTool(options: CheckToolOptions): Promise<number> {
     let result: ClaimsResult
     if (options.replay) {
       const saved = await readClaimCase(options.replay)
+      const clause = saved.clause
+      if (!isToolClaim(clause)) throw new InvalidClaimCase(`${options.replay} is a case of ${clause}, a claim check-mcp checks`)
       if (saved.tool !== tool.definition.name) throw new InvalidClaimCase(
         `${options.replay} is a case of tool "${saved.tool}", but ${tool.source} defines "${tool.definition.name}"`,
       )
-      result = await replayClaim(tool, saved.clause, saved, { ...settings, seed: saved.seed })
+      result = await replayClaim(tool, clause, saved, { ...settings, seed: saved.seed })
     } else {
       result = await checkClaims(tool, settings)
       await saveRefutingCases(result, resolve(options.counterexampleDir ?? 'reports/counterexamples/tools'))
@@ -77,6 +80,8 @@ export async function checkTool(options: CheckToolOptions): Promise<number> {
     throw error
   }
 }
+
+const isToolClaim = (id: AnyClaimId): id is ClaimId => (CLAIM_IDS as readonly string[]).includes(id)
 
 async function saveRefutingCases(result: ClaimsResult, dir: string): Promise<void> {
   for (const verdict of result.verdicts) {

@@ -13,6 +13,9 @@ Usage:
   toolreg smoke [--adapter <module> | --command "<server command>"]
   toolreg check-tool <tool-module> [--export name] [--runs N] [--seed N] [--time-limit <time>] [--stress]
                      [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]
+  toolreg check-mcp [--state <path>] [--reuse-server] [--tool name]... [--runs N] [--seed N] [--time-limit <time>]
+                    [--call-timeout <time>] [--replay <case.json>] [--json <file>] [--junit <file>] [--markdown <file>]
+                    -- <server command> [args…]
   toolreg peers [--runs N] [--seed N] [--baseline] [--readme] [--library <name>]... [--out <file>]
   toolreg clauses
 
@@ -33,6 +36,12 @@ Commands:
   check-tool  Check the claims one tool makes (CLM-1..4: parent-owned state, isConcurrencySafe,
             timeoutMs, pure classifier and presenters) by calling it with generated arguments.
             Exit 0 when no claim is refuted, 1 when one is, 2 when the module is unusable.
+  check-mcp Check the claims an MCP server's tools make in their annotations (CLM-5..8:
+            readOnlyHint alone and together, idempotentHint, destructiveHint: false): starts the
+            stdio server given after -- with the MCP SDK client, calls its tools with arguments
+            generated from their inputSchema in a fresh sandbox directory ({sandbox} in the command
+            stands for it), and compares what the server shows between calls. Exit 0 when no claim
+            is refuted, 1 when one is, 2 when the server is unusable.
   clauses   List every clause with its level and profile.
 
 Options:
@@ -42,7 +51,7 @@ Options:
                       server speaking the JSON-lines protocol on stdin/stdout
                       (harness/protocol/README.md). Identity and profiles come from its handshake.
   --validate-protocol Check every protocol message against its JSON Schema (slower; for debugging a server).
-  --runs N            Generated cases per property (default 100).
+  --runs N            Generated cases per property (default 100; check-mcp 20 per claim).
   --seed N            Seed for generation (default: random, printed in the report).
   --clause ID         Check only this clause (repeatable).
   --json <file>       Write the report as JSON (validated against reports/schema/).
@@ -77,10 +86,17 @@ Options:
                       clauses may fail without failing the run; a listed clause that passes is
                       stale and fails the run.
   --export <name>     check-tool: the module's export holding the tool (default: default export).
-  --time-limit <time> check-tool: wall-clock budget per claim (default 60s); a claim that runs
-                      out is reported unknown.
+  --time-limit <time> check-tool, check-mcp: wall-clock budget per claim (default 60s; check-mcp
+                      30s); a claim that runs out is reported unknown.
   --stress            check-tool: run CLM-2's concurrent calls under real timers with random
                       delays (so the tool's own I/O interleaves), not fast-check's scheduler.
-  --replay <file>     check-tool: re-run one saved refuting case (exit 1 while it still refutes).
+  --replay <file>     check-tool, check-mcp: re-run one saved refuting case (exit 1 while it still refutes).
+  --state <path>      check-mcp: the file or directory holding the server's state ({sandbox} allowed;
+                      default: the sandbox). It is read between calls and put back before each trial.
+  --reuse-server      check-mcp: the server keeps no state but the named state, so one process serves
+                      every trial (default: a fresh process whenever a trial may have changed it).
+  --tool <name>       check-mcp: check only this tool (repeatable).
+  --call-timeout <time>  check-mcp: how long one call may take (default 2s); a trial whose call
+                      takes longer is skipped and counted.
   -h, --help          Show this help.
 `

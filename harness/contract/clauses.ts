@@ -408,6 +408,34 @@ export const CLAUSES: readonly Clause[] = [
       'Its classifier is synchronous, deterministic and side-effect free; its output values validate ' +
       'against `output.schema`; its projections are pure.',
   },
+  {
+    id: 'CLM-5', level: 'claim', profile: 'core',
+    rule:
+      'An MCP tool annotated `readOnlyHint: true` does not modify its environment: after any earlier calls, ' +
+      'one call of it leaves the server\'s named state, its resources and the answers of its other read-only ' +
+      'tools as they were.',
+  },
+  {
+    id: 'CLM-6', level: 'claim', profile: 'core',
+    rule:
+      'MCP tools annotated `readOnlyHint: true` tolerate concurrent calls: the results and the final ' +
+      'observed state of calls sent at once equal those of some sequential order of the same calls, or the ' +
+      'failed calls failed closed (an error, no partial effect).',
+  },
+  {
+    id: 'CLM-7', level: 'claim', profile: 'core',
+    rule:
+      'An MCP tool annotated `idempotentHint: true` and not read-only has no additional effect when called ' +
+      'again with the same arguments: after a second identical call the server\'s observed state is what it ' +
+      'was after the first.',
+  },
+  {
+    id: 'CLM-8', level: 'claim', profile: 'core',
+    rule:
+      'An MCP tool annotated `destructiveHint: false` and not read-only performs only additive updates: ' +
+      'everything the server\'s named state and resources held before a call is still there after it (values ' +
+      'kept, text only appended).',
+  },
 ]
 
 export const CLAUSE_IDS: readonly string[] = CLAUSES.map((c) => c.id)

@@ -9,3 +9,8 @@ export const replayCommand = (file: string): string => `npx toolreg replay ${she
 /** Re-runs a saved refuting case of `check-tool` on the tool module it was found on. */
 export const claimReplayCommand = (tool: { module: string; export?: string }, file: string): string =>
   `npx toolreg check-tool ${shellWord(tool.module)}${tool.export ? ` --export ${shellWord(tool.export)}` : ''} --replay ${shellWord(file)}`
+
+/** Re-runs a saved refuting case of `check-mcp` on the server command it was found on. */
+export const mcpReplayCommand = (server: { command: readonly string[]; state?: string; reuseServer?: boolean }, file: string): string =>
+  `npx toolreg check-mcp${server.state ? ` --state ${shellWord(server.state)}` : ''}${server.reuseServer ? ' --reuse-server' : ''} ` +
+  `--replay ${shellWord(file)} -- ${server.command.map(shellWord).join(' ')}`

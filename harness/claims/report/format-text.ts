@@ -1,5 +1,5 @@
 /** The terminal summary: one line per claim; under a refuted claim, what broke, the case, the interleaving and how to replay it. */
-import type { ClaimStatus } from '../types.js'
+import type { ClaimStatus, ClaimVerdict } from '../types.js'
 import type { CheckToolReport } from './build-report.js'
 import { claimReplayCommand } from '../../store/replay-command.js'
 
@@ -13,17 +13,7 @@ export const STATUS_LABEL: Record<ClaimStatus, string> = {
 export function formatText(report: CheckToolReport): string {
   const toolModule = `${report.tool.module}${report.tool.export ? `#${report.tool.export}` : ''}`
   const lines = [`check-tool: ${report.tool.name} (${toolModule})${report.replay ? ` — replaying ${report.replay}` : ''}`]
-  for (const c of report.claims) {
-    const cases = c.status === 'refuted' ? `after ${plural(c.numRuns, 'case')}` : c.status === 'not-refuted' ? plural(c.numRuns, 'case') : (c.reason ?? '')
-    lines.push(`  ${c.id}  ${STATUS_LABEL[c.status].padEnd(15)} ${cases}`)
-    const ce = c.counterexample
-    if (!ce) continue
-    for (const v of ce.violations) lines.push(...v.detail.split('\n').map((line) => `         ${line}`))
-    lines.push(`         case: ${JSON.stringify(ce.case)}`)
-    if (ce.interleaving) lines.push('         interleaving:', ...ce.interleaving.map((step, i) => `           ${i + 1}. ${step}`))
-    lines.push(`         seed ${ce.seed}, path ${ce.path}`)
-    if (ce.file) lines.push(`         replay: ${claimReplayCommand(report.tool, ce.file)}`)
-  }
+  for (const c of report.claims) lines.push(...claimLines(c, (file) => claimReplayCommand(report.tool, file)))
   for (const note of report.notes) lines.push(`  note: ${note}`)
   for (const error of report.errors) lines.push(`  error: ${error}`)
   const s = report.summary
@@ -34,4 +24,18 @@ export function formatText(report: CheckToolReport): string {
   return lines.join('\n')
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+/** A claim's line, and under a refuted one what broke, the case, the interleaving and how to replay it (check-mcp's text too). */
+export function claimLines(c: ClaimVerdict, replay: (file: string) => string): string[] {
+  const cases = c.status === 'refuted' ? `after ${plural(c.numRuns, 'case')}` : c.status === 'not-refuted' ? plural(c.numRuns, 'case') : (c.reason ?? '')
+  const lines = [`  ${c.id}  ${STATUS_LABEL[c.status].padEnd(15)} ${cases}`]
+  const ce = c.counterexample
+  if (!ce) return lines
+  for (const v of ce.violations) lines.push(...v.detail.split('\n').map((line) => `         ${line}`))
+  lines.push(`         case: ${JSON.stringify(ce.case)}`)
+  if (ce.interleaving) lines.push('         interleaving:', ...ce.interleaving.map((step, i) => `           ${i + 1}. ${step}`))
+  lines.push(`         seed ${ce.seed}, path ${ce.path}`)
+  if (ce.file) lines.push(`         replay: ${replay(ce.file)}`)
+  return lines
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

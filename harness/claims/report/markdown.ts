@@ -1,9 +1,18 @@
 /** A Markdown summary of a check-tool run, fit for a pull-request comment. */
+import type { ClaimVerdict } from '../types.js'
 import type { CheckToolReport } from './build-report.js'
 import { STATUS_LABEL } from './format-text.js'
 import { claimReplayCommand } from '../../store/replay-command.js'
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+export const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+/** A claim's detail cell (check-mcp's Markdown too): the reason and case of a refuted claim, else its cases or reason. */
+export function claimDetail(c: ClaimVerdict): string {
+  const detail = c.counterexample
+    ? `${c.reason ?? ''} — case \`${JSON.stringify(c.counterexample.case)}\``
+    : c.status === 'not-refuted' ? `${c.numRuns} cases` : (c.reason ?? '')
+  return cell(detail).slice(0, 400)
+}
 
 export function toMarkdown(report: CheckToolReport): string {
   const s = report.summary
@@ -20,12 +29,7 @@ export function toMarkdown(report: CheckToolReport): string {
     '| claim | verdict | detail |',
     '|---|---|---|',
   ]
-  for (const c of report.claims) {
-    const detail = c.counterexample
-      ? `${c.reason ?? ''} — case \`${JSON.stringify(c.counterexample.case)}\``
-      : c.status === 'not-refuted' ? `${c.numRuns} cases` : (c.reason ?? '')
-    lines.push(`| ${c.id} | ${STATUS_LABEL[c.status]} | ${cell(detail).slice(0, 400)} |`)
-  }
+  for (const c of report.claims) lines.push(`| ${c.id} | ${STATUS_LABEL[c.status]} | ${claimDetail(c)} |`)
   for (const c of report.claims.filter((c) => c.counterexample?.interleaving)) {
     lines.push(
       '',

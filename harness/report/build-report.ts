@@ -13,7 +13,10 @@ import { missingSeam, notApplicableReason } from '../seams.js'
 
 /** The reason of a clause that another shard judges (merging replaces it with that verdict). */
 
-const CLAIM_REASON = 'a claim a tool makes: checked by `toolreg check-tool`, not by registry certification'
+/** Claims are a tool's, not the registry's: CLM-1..4 of an in-process tool, CLM-5..8 of an MCP server's annotations. */
+const MCP_CLAIMS = new Set(['CLM-5', 'CLM-6', 'CLM-7', 'CLM-8'])
+const claimReason = (id: string) =>
+  `a claim a tool makes: checked by \`toolreg ${MCP_CLAIMS.has(id) ? 'check-mcp' : 'check-tool'}\`, not by registry certification`
 export const OTHER_SHARD = 'in another shard'
 
 export type ClauseStatus = 'passed' | 'failed' | 'untested' | 'not-applicable'
@@ -78,7 +81,7 @@ export function buildReport(input: ReportInput): CertifyReport {
   const errors = [...input.unhandled]
   const clauses = CLAUSES.map((clause): ClauseVerdict => {
     const base = { id: clause.id, level: clause.level, profile: clause.profile }
-    if (clause.level === 'claim') return { ...base, status: 'untested', reason: CLAIM_REASON }
+    if (clause.level === 'claim') return { ...base, status: 'untested', reason: claimReason(clause.id) }
     if (!profiles.has(clause.profile)) return { ...base, status: 'not-applicable', reason: `the adapter does not declare the "${clause.profile}" profile` }
     const seam = missingSeam(clause.id, input.adapter)
     if (seam) return { ...base, status: 'not-applicable', reason: notApplicableReason(seam) }

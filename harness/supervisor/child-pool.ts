@@ -197,6 +197,7 @@ export class ChildPool {
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
       onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),
+      onStray: (clause) => this.escapes.push(strayEscape(clause)),
     })
   }
 
@@ -210,6 +211,12 @@ export class ChildPool {
 function idleDeathEscape(death: ChildDeath): Escape {
   if (death.exit) return death.exit
   return { kind: 'child exit', detail: `${endText(death)} between clauses` }
+}
+
+/** A message of no known shape on the channel: the implementation's, failing the clause the child held (else the run's). */
+function strayEscape(clause: string | undefined): Escape {
+  const detail = 'the child running the implementation sent a message the harness does not know on its IPC channel (ignored)'
+  return { kind: 'process control', detail, ...(clause ? { at: { clause, title: clause } } : {}) }
 }
 
 function howItEnded(death: ChildDeath): string {

@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
 import { ownClock } from '../safe/own-time.mjs'
 import { takeEarly } from './early-child.mjs'
+import { readMessage } from './read-message.js'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
 export type { ChildDeath } from '../engine/verdict.js'
 import { readBlocked, readExit, readKilled, readWhere, type Escape, type WatchLimits } from '../watchdog/record.js'
@@ -47,6 +48,8 @@ export interface ChildSettings {
   onEscape: (escape: Escape) => void
   /** The child ended while it held no request (and was not asked to stop). */
   onIdleDeath: (death: ChildDeath) => void
+  /** The child sent a message of no known shape (the implementation wrote on the channel): the clause it held, if any. */
+  onStray: (clause: string | undefined) => void
   onStarted?: (clause: string) => void
 }
 
@@ -71,6 +74,9 @@ export class SupervisedChild {
   private readonly watch: NodeJS.Timeout
   private death: ChildDeath | undefined
   private stopping = false
+  /** The clause of the request open now, if it is one. */
+  private holding: string | undefined
+  private readonly strayIn = new Set<string | undefined>()
   /** The first answer: `ready` or `load-error` (or the child's death before either). */
   readonly ready: Promise<Answer | ChildDeath>
   readonly exited: Promise<ChildDeath>
@@ -85,7 +91,7 @@ export class SupervisedChild {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL)
       if (process.env.TOOLREG_CHILD_STDERR) process.stderr.write(chunk)
     })
-    this.process.on('message', (message: FromChild) => this.heard(message))
+    this.process.on('message', (raw: unknown) => this.heard(raw))
     this.process.on('error', () => this.process.kill('SIGKILL')) // a send to a child that just died: its exit tells the rest
     this.clock = ownClock(this.process.pid ?? -1) // no pid: a fork that failed, whose exit follows
     this.lastOwn = this.clock.now()
@@ -127,6 +133,7 @@ export class SupervisedChild {
 
   private ask(message: ToChild | undefined, limits: RequestLimits): Promise<Answer | ChildDeath> {
     if (this.death) return Promise.resolve(this.death)
+    this.holding = message?.type === 'run' ? message.clause : undefined
     return new Promise((resolve) => {
       this.open = { resolve, limits }
       this.silentOwn = this.caseOwn = this.requestOwn = 0
@@ -134,7 +141,9 @@ export class SupervisedChild {
     })
   }
 
-  private heard(message: FromChild): void {
+  private heard(raw: unknown): void {
+    const message = readMessage(raw)
+    if (!message) return this.stray()
     this.heardSinceCheck = true
     this.silentOwn = 0
     if (message.type === 'beat') {
@@ -145,6 +154,13 @@ export class SupervisedChild {
     if (message.type === 'escape') return this.settings.onEscape(message.escape)
     if (message.type === 'started') return this.settings.onStarted?.(message.clause)
     this.settle(message)
+  }
+
+  /** Told once per clause: a child that floods the channel costs one escape, not one per message. */
+  private stray(): void {
+    if (this.strayIn.has(this.holding)) return
+    this.strayIn.add(this.holding)
+    this.settings.onStray(this.holding)
   }
 
   private settle(answer: Answer | ChildDeath): void {

@@ -15,6 +15,7 @@ import { budgetVerdict, deathVerdict, judgedFromFamily } from '../engine/death-v
 import type { ResolvedRun } from '../engine/resolve-run.js'
 import { runsFor } from '../engine/resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
+import { makeRunFolder, removeRunFolder, sweepStaleRunFolders } from './run-folder.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
 import type { Escape } from '../watchdog/record.js'
 
@@ -64,11 +65,14 @@ export class ChildPool {
   private stuckOnce = false
   private adapterName = 'adapter'
   private escapes: Escape[] = []
+  private readonly runDir: string
 
   constructor(
     private readonly run: ResolvedRun,
     slots: number,
   ) {
+    sweepStaleRunFolders()
+    this.runDir = makeRunFolder()
     this.slots = Array.from({ length: Math.max(1, slots) }, () => this.spawn())
   }
 
@@ -136,7 +140,18 @@ export class ChildPool {
 
   async close(): Promise<void> {
     clearTimeout(this.budgetTimer)
-    await Promise.all(this.slots.map((c) => c?.stop()))
+    try {
+      await Promise.all(this.slots.map((c) => c?.stop()))
+    } finally {
+      removeRunFolder(this.runDir)
+    }
+  }
+
+  /** At once, for a run ended by a signal: every child's process tree killed, the run folder removed. */
+  abandon(): void {
+    clearTimeout(this.budgetTimer)
+    for (const child of this.slots) child?.endNow()
+    removeRunFolder(this.runDir)
   }
 
   private async check(slot: number, property: PropertyInfo, request: RoundRequest): Promise<Verdict> {
@@ -192,6 +207,7 @@ export class ChildPool {
   private spawn(): SupervisedChild {
     return new SupervisedChild({
       target: this.run.target,
+      runDir: this.runDir,
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
       loadSilenceMs: Math.max(this.run.caseTimeoutMs, this.run.target.command ? HANDSHAKE_SILENCE_MS : LOAD_SILENCE_MS),
       maxOldSpaceMb: this.run.maxOldSpaceMb,

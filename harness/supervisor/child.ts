@@ -19,9 +19,11 @@ import { describeThrown, readOnce } from '../safe/safe-read.js'
 import { liveTool } from '../property/sample-tools.js'
 import { infoVerdict, type Verdict } from '../engine/verdict.js'
 import { Supervisor } from '../watchdog/case-supervisor.js'
+import { endOrphan } from '../safe/process-tree.mjs'
 
 // Started before the run was resolved, perhaps (early-child.mjs): the run comes as the first message.
-const exitBeforeInit = () => process.exit(0)
+const supervisorPid = process.ppid
+const exitBeforeInit = () => endOrphan(supervisorPid)
 process.once('disconnect', exitBeforeInit)
 const init = await new Promise<ChildInit>((resolve) => {
   const first = (message: ToChild) => {
@@ -48,7 +50,8 @@ function send(message: FromChild): void {
 const watchdog = { dir: init.stateDir, blockedAfterMs: init.stallReportMs, limits: { silenceMs: init.loadSilenceMs } }
 const supervisor = new Supervisor(watchdog, (escape) => send({ type: 'escape', escape }))
 setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
-process.on('disconnect', () => void supervisor.exitCleanly(0))
+// The channel closes only when the supervisor is gone (it asks its children to stop): nothing may outlive it.
+process.on('disconnect', () => endOrphan(supervisorPid))
 
 async function open(): Promise<ConformanceAdapter | undefined> {
   // The first heartbeat goes out before the adapter's own code runs: from here on, silence means a blocked loop.

@@ -10,19 +10,19 @@
  * longer limits, also in the child's own time, never decided in a check that itself ran late —
  * a starved supervisor runs its timers before it reads the heartbeats queued meanwhile.
  */
-import { fork, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import type { ChildProcess } from 'node:child_process'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
 import { ownClock } from '../safe/own-time.mjs'
 import { takeEarly } from './early-child.mjs'
+import { endTree } from '../safe/process-tree.mjs'
+import { startChild } from './start-child.mjs'
 import { readMessage } from './read-message.js'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
 export type { ChildDeath } from '../engine/verdict.js'
 import { readBlocked, readExit, readKilled, readWhere, type Escape, type WatchLimits } from '../watchdog/record.js'
 
-const ENTRY = new URL('./child.mjs', import.meta.url)
 const WATCH_MS = 50
 /** A check this long after the one before ran late (this process was starved): it decides nothing. */
 const LATE_CHECK_MS = 4 * WATCH_MS
@@ -34,6 +34,8 @@ const BACKSTOP_MARGIN_MS = 5_000
 /** V8's last words when the heap cap is reached. */
 const OUT_OF_MEMORY = /heap out of memory|Allocation failed - JavaScript heap|Reached heap limit/
 const STDERR_TAIL = 8192
+/** How long the stderr pipe may stay open after the child ended (a process out of reach holding it) before it is let go. */
+const STDERR_DRAIN_MS = 1_000
 
 export type RequestLimits = WatchLimits
 /** A request to the child: it carries the limits its watchdog judges it by. */
@@ -41,6 +43,8 @@ export type LimitedRequest = Extract<ToChild, { limits: WatchLimits }>
 
 export interface ChildSettings {
   target: ChildInit['target']
+  /** The run's folder: the child's watchdog files go in a folder of its own inside it. */
+  runDir: string
   stallReportMs: number
   /** How long loading the adapter may stay silent (a loop at a module's top level). */
   loadSilenceMs: number
@@ -57,7 +61,9 @@ type Answer = Exclude<FromChild, { type: 'beat' | 'escape' | 'started' }>
 
 export class SupervisedChild {
   private readonly process: ChildProcess
-  private readonly stateDir = mkdtempSync(join(tmpdir(), 'toolreg-child-'))
+  private readonly stateDir: string
+  /** The mark the child's process tree carries (process-tree.mjs). */
+  private readonly mark: string
   /** The child's own clock, and the child's own time silent, in its case and in its request, counted by the checks. */
   private readonly clock: ReturnType<typeof ownClock>
   private lastOwn: number
@@ -83,9 +89,12 @@ export class SupervisedChild {
 
   constructor(private readonly settings: ChildSettings) {
     const { target, stallReportMs, loadSilenceMs } = settings
-    const init: ChildInit = { target, stateDir: this.stateDir, stallReportMs, loadSilenceMs }
     const execArgv = [`--max-old-space-size=${settings.maxOldSpaceMb}`]
-    this.process = takeEarly(execArgv) ?? fork(ENTRY, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' })
+    ;({ child: this.process, mark: this.mark } = takeEarly(execArgv) ?? startChild(execArgv))
+    // Named by the child's pid: the child finds its way back to it, and so may a hostile implementation (record.ts reads it as such).
+    this.stateDir = join(settings.runDir, String(this.process.pid ?? `unstarted-${this.mark}`))
+    mkdirSync(this.stateDir, { recursive: true, mode: 0o700 })
+    const init: ChildInit = { target, stateDir: this.stateDir, stallReportMs, loadSilenceMs }
     this.process.send({ type: 'init', init } satisfies ToChild, (error) => error && this.process.kill('SIGKILL'))
     this.process.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL)
@@ -113,6 +122,13 @@ export class SupervisedChild {
   kill(reason: NonNullable<ChildEnd['killed']>): void {
     if (!this.alive) return
     this.killedFor ??= reason
+    this.process.kill('SIGKILL')
+  }
+
+  /** Kills the child and its process tree now, synchronously (the supervisor is about to exit). */
+  endNow(): void {
+    this.killedFor ??= 'budget'
+    endTree(this.process.pid, this.mark)
     this.process.kill('SIGKILL')
   }
 
@@ -187,6 +203,16 @@ export class SupervisedChild {
     else if (caseDeadlineMs !== undefined && this.caseOwn > backstop(caseDeadlineMs)) this.kill('deadline')
   }
 
+  /**
+   * Whatever the child started ends with it (its process group, and what left the group with the
+   * mark), and its stderr pipe, which a helper out of reach may still hold, is let go soon after.
+   */
+  private endTree(): void {
+    endTree(this.process.pid, this.mark)
+    const stderr = this.process.stderr
+    if (stderr && !stderr.closed) setTimeout(() => stderr.destroy(), STDERR_DRAIN_MS).unref()
+  }
+
   private ended(exitCode: number | null, signal: NodeJS.Signals | null): ChildDeath {
     clearInterval(this.watch)
     this.clock.close()
@@ -197,6 +223,7 @@ export class SupervisedChild {
     // The watchdog thread's judgement, when its kill is what ended the child.
     const judged = signal === 'SIGKILL' && !this.killedFor ? readKilled(this.stateDir) : undefined
     rmSync(this.stateDir, { recursive: true, force: true })
+    this.endTree()
     const killed = this.killedFor ?? judged?.killed
     this.death = {
       ended: { exitCode, signal, ...(killed ? { killed } : {}), ...(outOfMemory ? { outOfMemory: true as const } : {}) },

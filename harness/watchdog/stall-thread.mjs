@@ -11,6 +11,7 @@
 import { readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { ownClock } from '../safe/own-time.mjs'
+import { endOrphan } from '../safe/process-tree.mjs'
 
 const { shared, blockedFile, stageFile, killedFile, blockedAfterMs, tickMs, kill } = workerData
 // The layout stall-timer.ts writes: heartbeat, stage length, case number, case length, cases
@@ -79,8 +80,8 @@ function writeQuietly(file, text) {
 }
 
 setInterval(() => {
-  // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself.
-  if (!kill && process.ppid !== parent) process.kill(process.pid, 'SIGKILL')
+  // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself, and what it started.
+  if (!kill && process.ppid !== parent) endOrphan(parent)
   const stage = stageNow()
   const running = runningNow(false)
   const where = JSON.stringify({ clause: running?.clause, title: running?.title, caseNumber: running?.caseNumber, ...(stage ? { stage } : {}) })

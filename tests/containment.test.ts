@@ -39,6 +39,11 @@ describe.concurrent('the harness\'s process controls are not the implementation\
   }, BOUND_MS)
 })
 
+test('watchdog files replaced with FIFOs: the supervisor reads none of them, the exit still fails its clause in its stage', async () => {
+  const { run, expected } = await certifyFixture('child-watchdog-fifo')
+  expectHostile(run, expected)
+}, BOUND_MS)
+
 describe.concurrent('what the implementation starts ends with the run', () => {
   test('helper daemons started with the child\'s stdio, in its process group and out of it: the run ends, exit 0, nothing left', async () => {
     const { run } = await certifyFixture('child-starts-helpers', {}, ['PRE-1', 'CODE-3'])

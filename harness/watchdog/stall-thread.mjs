@@ -8,10 +8,11 @@
 // for the request it runs, it writes its judgement and kills its own process (it judges where it
 // sees the heartbeat, with no message queue in between). With `kill` (the in-process mode of
 // `toolreg replay`) the blocked record is itself the end of the process.
-import { readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { readFileSync, rmSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { ownClock } from '../safe/own-time.mjs'
 import { endOrphan } from '../safe/process-tree.mjs'
+import { writeUntrusted } from '../safe/untrusted-file.mjs'
 
 const { shared, blockedFile, stageFile, killedFile, blockedAfterMs, tickMs, kill } = workerData
 // The layout stall-timer.ts writes: heartbeat, stage length, case number, case length, cases
@@ -71,13 +72,8 @@ function waitingForCpu(cpuMs) {
   }
 }
 
-function writeQuietly(file, text) {
-  try {
-    writeFileSync(file, text)
-  } catch {
-    // the supervisor then judges without it
-  }
-}
+/** Never blocks: the implementation may have put a FIFO in its place (the supervisor then judges without it). */
+const writeQuietly = (file, text) => writeUntrusted(file, text)
 
 setInterval(() => {
   // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself, and what it started.

@@ -9,6 +9,7 @@ import { mergeReports } from '../report/merge.js'
 import { COVERAGE_DIR, coverageGlobs, readCoverageSummary } from '../report/coverage.js'
 import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-coverage.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
+import { rewrittenReports } from '../report/report-seal.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { gateLine } from '../report/gate.js'
@@ -75,9 +76,13 @@ export async function certify(options: CertifyOptions): Promise<number> {
   console.log(formatMatrix(report))
   const scenarioClauses = new Set(preflight.properties.filter((p) => p.scenario).map((p) => p.id))
   for (const explained of explainFailures(report, counterexamples, scenarioClauses)) console.log(`\n${explained}`)
-  await writeReports(report, options, counterexamples)
+  const written = await writeReports(report, options, counterexamples)
   console.log(`\n${gateLine(report, run.strict)}`)
-  return exitCode(report, run.strict)
+  // The last thing before the exit code: a report changed since it was written says something else than the exit code.
+  const rewritten = rewrittenReports(written)
+  if (rewritten.length === 0) return exitCode(report, run.strict)
+  console.error(`toolreg: harness error: ${rewritten.join(', ')} changed after this run wrote it (another process wrote there): not to be trusted`)
+  return 2
 }
 
 /** A run that stops before any clause still leaves a complete report: every clause untested, the error named. */

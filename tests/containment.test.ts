@@ -44,6 +44,12 @@ test('watchdog files replaced with FIFOs: the supervisor reads none of them, the
   expectHostile(run, expected)
 }, BOUND_MS)
 
+test('a correct registry flooding stdout and stderr (1 MB each per create(), then a failing stream): DEF-2 and PRE-2 pass, exit 0', async () => {
+  const { run } = await certifyFixture('child-floods-stdio', {}, ['DEF-2', 'PRE-2'])
+  expect(run.exitCode, run.stderr.slice(-600)).toBe(0)
+  expect([run.clause('DEF-2')?.status, run.clause('PRE-2')?.status]).toEqual(['passed', 'passed'])
+}, BOUND_MS)
+
 describe.concurrent('what the implementation starts ends with the run', () => {
   test('helper daemons started with the child\'s stdio, in its process group and out of it: the run ends, exit 0, nothing left', async () => {
     const { run } = await certifyFixture('child-starts-helpers', {}, ['PRE-1', 'CODE-3'])

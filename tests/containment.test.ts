@@ -50,6 +50,20 @@ test('a correct registry flooding stdout and stderr (1 MB each per create(), the
   expect([run.clause('DEF-2')?.status, run.clause('PRE-2')?.status]).toEqual(['passed', 'passed'])
 }, BOUND_MS)
 
+describe.concurrent('memory', () => {
+  test('--max-heap 1, too small to start a child: one line naming the flag, exit 2, a report that judges nothing', async () => {
+    const run = await certifyHostile('max-heap-1', ['--max-heap', '1', '--clause', 'PRE-1', '--workers', '1'], BOUND_MS)
+    expectHostile(run, { exit: 2, fails: [], passes: [] })
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.report?.errors[0]).toContain('--max-heap 1')
+  }, BOUND_MS)
+
+  test('Buffers that outgrow the process cap (outside the heap): the clause failed, the child named out of memory', async () => {
+    const { run, expected } = await certifyFixture('child-buffers-grow')
+    expectHostile(run, expected)
+  }, BOUND_MS)
+})
+
 describe.concurrent('what the implementation starts ends with the run', () => {
   test('helper daemons started with the child\'s stdio, in its process group and out of it: the run ends, exit 0, nothing left', async () => {
     const { run } = await certifyFixture('child-starts-helpers', {}, ['PRE-1', 'CODE-3'])

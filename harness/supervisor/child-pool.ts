@@ -13,7 +13,7 @@ import type { AdapterIdentity } from './child-messages.js'
 import type { CorpusCase } from '../store/corpus.js'
 import { budgetVerdict, deathVerdict, judgedFromFamily } from '../engine/death-verdicts.js'
 import type { ResolvedRun } from '../engine/resolve-run.js'
-import { runsFor } from '../engine/resolve-run.js'
+import { DEFAULT_MAX_OLD_SPACE_MB, runsFor } from '../engine/resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
 import { makeRunFolder, removeRunFolder, sweepStaleRunFolders } from './run-folder.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
@@ -91,7 +91,7 @@ export class ChildPool {
   async preflight(): Promise<Preflight> {
     const child = this.slots[0]!
     const ready = await child.ready
-    if (isDeath(ready)) throw new AdapterLoadError(`loading the adapter: ${endText(ready)}`)
+    if (isDeath(ready)) throw new AdapterLoadError(child.beganBeating ? `loading the adapter: ${endText(ready)}` : this.noStart(ready))
     if (ready.type === 'load-error') throw new AdapterLoadError(ready.error)
     if (ready.type !== 'ready') throw new AdapterLoadError(`the child sent ${ready.type} before ready`)
     this.adapterName = ready.adapter.name
@@ -102,6 +102,19 @@ export class ChildPool {
     if (answer.type !== 'preflight') throw new AdapterLoadError(`${name}: the child answered the preflight with ${answer.type}`)
     if (!answer.ok) throw new AdapterLoadError(answer.error)
     return { adapter: ready.adapter, properties: ready.properties, seamErrors: answer.seamErrors }
+  }
+
+  /**
+   * A child that died before its first heartbeat never reached the adapter (the first goes out
+   * before it loads): the harness could not start, and a heap cap below the default is the likely
+   * cause (`--max-heap 1` ends V8 at start-up with SIGTRAP).
+   */
+  private noStart(death: ChildDeath): string {
+    const how = howItEnded(death)
+    const { maxOldSpaceMb } = this.run
+    if (maxOldSpaceMb >= DEFAULT_MAX_OLD_SPACE_MB) return `the child process ${how} before it loaded the harness, before the adapter`
+    return `--max-heap ${maxOldSpaceMb}: the child process ${how} before it loaded the harness (the adapter never ran); `
+      + `the heap cap is too small to start it (the default is ${DEFAULT_MAX_OLD_SPACE_MB})`
   }
 
   /** Children beyond what the clauses need are stopped. */

@@ -19,6 +19,8 @@ import { takeEarly } from './early-child.mjs'
 import { endTree } from '../safe/process-tree.mjs'
 import { startChild } from './start-child.mjs'
 import { readMessage } from './read-message.js'
+import { residentMemory } from './resident-memory.js'
+import { processMemoryCapMb } from '../engine/resolve-run.js'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
 export type { ChildDeath } from '../engine/verdict.js'
 import { readBlocked, readExit, readKilled, readWhere, type Escape, type WatchLimits } from '../watchdog/record.js'
@@ -66,6 +68,9 @@ export class SupervisedChild {
   private readonly mark: string
   /** The child's own clock, and the child's own time silent, in its case and in its request, counted by the checks. */
   private readonly clock: ReturnType<typeof ownClock>
+  private readonly memory: ReturnType<typeof residentMemory>
+  /** The child outgrew the memory a process may hold (processMemoryCapMb) and was killed. */
+  private overMemory = false
   private lastOwn: number
   private lastCheck = performance.now()
   private heardSinceCheck = false
@@ -104,10 +109,16 @@ export class SupervisedChild {
     this.process.on('error', () => this.process.kill('SIGKILL')) // a send to a child that just died: its exit tells the rest
     this.clock = ownClock(this.process.pid ?? -1) // no pid: a fork that failed, whose exit follows
     this.lastOwn = this.clock.now()
+    this.memory = residentMemory(this.process.pid ?? -1)
     this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve(this.ended(code, signal))))
     this.ready = this.ask(undefined, { silenceMs: settings.loadSilenceMs })
     this.watch = setInterval(() => this.check(), WATCH_MS)
     this.watch.unref()
+  }
+
+  /** Whether the child's harness ever said it is alive (its first heartbeat goes out before the adapter loads). */
+  get beganBeating(): boolean {
+    return this.beating
   }
 
   get alive(): boolean {
@@ -185,8 +196,17 @@ export class SupervisedChild {
     open?.resolve(answer)
   }
 
+  /** A child that holds more memory than a process may (outside its heap: Buffers, native memory) ends as out of memory. */
+  private boundMemory(): void {
+    const mb = this.memory.mb()
+    if (mb === undefined || mb <= processMemoryCapMb(this.settings.maxOldSpaceMb) || !this.alive) return
+    this.overMemory = true
+    this.process.kill('SIGKILL')
+  }
+
   /** The backstop: the child's own time since it was last heard, in its case and in its request; far past the watchdog's limits it is killed. */
   private check(): void {
+    this.boundMemory()
     const [now, own] = [performance.now(), this.clock.now()]
     const grew = own - this.lastOwn
     const late = now - this.lastCheck > LATE_CHECK_MS
@@ -216,7 +236,8 @@ export class SupervisedChild {
   private ended(exitCode: number | null, signal: NodeJS.Signals | null): ChildDeath {
     clearInterval(this.watch)
     this.clock.close()
-    const outOfMemory = OUT_OF_MEMORY.test(this.stderrTail)
+    this.memory.close()
+    const outOfMemory = this.overMemory || OUT_OF_MEMORY.test(this.stderrTail)
     const where = readWhere(this.stateDir)
     const blocked = readBlocked(this.stateDir)
     const exit = readExit(this.stateDir)

@@ -50,6 +50,14 @@ test('a correct registry flooding stdout and stderr (1 MB each per create(), the
   expect([run.clause('DEF-2')?.status, run.clause('PRE-2')?.status]).toEqual(['passed', 'passed'])
 }, BOUND_MS)
 
+test('SIGTERM to the supervisor through a shell, past the traps: one line naming the clause held, exit 2, nothing left', async () => {
+  const { run } = await certifyFixture('child-kills-parent-by-shell', {}, ['PRE-1', 'SCP-2'])
+  expect(run.exitCode).toBe(2)
+  const lines = run.stderr.trim().split('\n')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toContain('SCP-2')
+}, BOUND_MS)
+
 describe.concurrent('memory', () => {
   test('--max-heap 1, too small to start a child: one line naming the flag, exit 2, a report that judges nothing', async () => {
     const run = await certifyHostile('max-heap-1', ['--max-heap', '1', '--clause', 'PRE-1', '--workers', '1'], BOUND_MS)

@@ -49,6 +49,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const rounds: CertifyReport[] = []
   let preflight: Preflight
   const started = Date.now()
+  const stopOnSignals = stopOnSignal(pool)
   try {
     preflight = await pool.preflight().catch(async (error: unknown) => {
       if (error instanceof AdapterLoadError) await writeStoppedReport(run, options, error.message, Date.now() - started)
@@ -66,6 +67,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
       if (run.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${seed}), ${Math.max(0, Math.round((until - Date.now()) / 1000))}s left`)
     } while (Date.now() < until && pool.budgetLeft)
   } finally {
+    stopOnSignals()
     await pool.close()
   }
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
@@ -83,6 +85,27 @@ export async function certify(options: CertifyOptions): Promise<number> {
   if (rewritten.length === 0) return exitCode(report, run.strict)
   console.error(`toolreg: harness error: ${rewritten.join(', ')} changed after this run wrote it (another process wrote there): not to be trusted`)
   return 2
+}
+
+const STOPPING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP']
+
+/**
+ * A signal that would end the run (a user's Ctrl-C, or an implementation that killed its parent
+ * through a shell, past the child's traps: Node cannot tell who sent it) ends it as a harness
+ * error naming the clauses the children held and their stages, exit 2, after every child's
+ * process tree is killed and the run folder removed. Returns what removes the handlers.
+ */
+function stopOnSignal(pool: ChildPool): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    const held = pool.inFlight()
+    pool.abandon()
+    console.error(`toolreg: harness error: stopped by ${signal} while checking ${held.length > 0 ? held.join(', ') : 'no clause'}; no report written`)
+    process.exit(2)
+  }
+  for (const signal of STOPPING_SIGNALS) process.on(signal, stop)
+  return () => {
+    for (const signal of STOPPING_SIGNALS) process.off(signal, stop)
+  }
 }
 
 /** A run that stops before any clause still leaves a complete report: every clause untested, the error named. */

@@ -160,6 +160,14 @@ export class ChildPool {
     }
   }
 
+  /** The clauses the children hold now, with the stage each entered last: what a signal interrupted. */
+  inFlight(): string[] {
+    return this.slots.flatMap((child) => {
+      const held = child?.holdingNow()
+      return held ? [`${held.clause}${held.stage ? ` (stage ${held.stage})` : ''}`] : []
+    })
+  }
+
   /** At once, for a run ended by a signal: every child's process tree killed, the run folder removed. */
   abandon(): void {
     clearTimeout(this.budgetTimer)

@@ -116,6 +116,13 @@ export class SupervisedChild {
     this.watch.unref()
   }
 
+  /** The clause the child holds now and the stage it entered last (from its watchdog's file), if it holds one. */
+  holdingNow(): { clause: string; stage?: string } | undefined {
+    if (!this.holding || !this.alive) return undefined
+    const where = readWhere(this.stateDir)
+    return { clause: this.holding, ...(where?.clause === this.holding && where.stage ? { stage: where.stage } : {}) }
+  }
+
   /** Whether the child's harness ever said it is alive (its first heartbeat goes out before the adapter loads). */
   get beganBeating(): boolean {
     return this.beating

@@ -1,5 +1,9 @@
 /** The variable that marks a child's process tree; its value is unique to the child. */
 export declare const TREE_MARK: string
+/** The variable that holds the supervisor's pid in a child's environment. */
+export declare const SUPERVISOR_PID: string
+/** The pid of the supervisor that started this process (from the environment; else process.ppid). */
+export declare function supervisorPid(): number
 /** Ends, with SIGKILL, the process group `leader` leads and every process carrying `mark` (this process excepted). */
 export declare function endTree(leader: number | undefined, mark: string): void
 /** Ends this process and its tree (a child whose supervisor is gone). */

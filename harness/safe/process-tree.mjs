@@ -11,6 +11,18 @@ import { join } from 'node:path'
 
 /** The variable that marks a child's process tree; its value is unique to the child. */
 export const TREE_MARK = 'TOOLREG_TREE_MARK'
+/** The variable that holds the supervisor's pid in a child's environment. */
+export const SUPERVISOR_PID = 'TOOLREG_SUPERVISOR_PID'
+
+/**
+ * The pid of the supervisor that started this process: from the environment, since
+ * `process.ppid` read after the supervisor died (while the child was still loading) is already
+ * another process's.
+ */
+export function supervisorPid() {
+  const pid = Number(process.env[SUPERVISOR_PID])
+  return Number.isInteger(pid) && pid > 0 ? pid : process.ppid
+}
 // Kept before the escape traps replace process.kill in the child (this module loads before them).
 const kill = process.kill.bind(process)
 

@@ -5,7 +5,7 @@
 // JavaScript: the early child is forked before the TypeScript loader is registered.
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { TREE_MARK } from '../safe/process-tree.mjs'
+import { SUPERVISOR_PID, TREE_MARK } from '../safe/process-tree.mjs'
 
 const ENTRY = new URL('./child.mjs', import.meta.url)
 
@@ -15,7 +15,7 @@ export function startChild(execArgv) {
   const child = fork(ENTRY, [], {
     execArgv,
     detached: true,
-    env: { ...process.env, [TREE_MARK]: mark },
+    env: { ...process.env, [TREE_MARK]: mark, [SUPERVISOR_PID]: String(process.pid) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   })

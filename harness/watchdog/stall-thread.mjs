@@ -11,7 +11,7 @@
 import { readFileSync, rmSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { ownClock } from '../safe/own-time.mjs'
-import { endOrphan } from '../safe/process-tree.mjs'
+import { endOrphan, supervisorPid } from '../safe/process-tree.mjs'
 import { writeUntrusted } from '../safe/untrusted-file.mjs'
 
 const { shared, blockedFile, stageFile, killedFile, blockedAfterMs, tickMs, kill } = workerData
@@ -28,7 +28,8 @@ const clock = ownClock(process.pid)
 let property
 let reported = false
 let lastWhere = ''
-const parent = process.ppid
+/** The supervisor (from the environment: it may be gone before this thread starts). */
+const parent = supervisorPid()
 /** The own time at which each counter was last seen to change. */
 const seen = { beat: { value: -1, at: clock.now() }, cases: { value: -1, at: 0 }, request: { value: -1, at: 0 } }
 let cpuAtLastTick = clock.cpuMs

@@ -24,18 +24,18 @@ export function removeRunFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true })
 }
 
-/** Removes the run folders of supervisors that are gone, and legacy child folders older than a day. */
-export function sweepStaleRunFolders(now = Date.now()): void {
+/** Removes the run folders (in `root`) of supervisors that are gone, and legacy child folders older than a day. */
+export function sweepStaleRunFolders(root = tmpdir(), now = Date.now()): void {
   let names: string[]
   try {
-    names = readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX))
+    names = readdirSync(root).filter((name) => name.startsWith(PREFIX))
   } catch {
     return
   }
   for (const name of names) {
     const owner = RUN_FOLDER.exec(name)?.[1]
-    const stale = owner !== undefined ? !alive(Number(owner)) : LEGACY_FOLDER.test(name) && olderThan(join(tmpdir(), name), now - LEGACY_STALE_MS)
-    if (stale) removeRunFolder(join(tmpdir(), name))
+    const stale = owner !== undefined ? !alive(Number(owner)) : LEGACY_FOLDER.test(name) && olderThan(join(root, name), now - LEGACY_STALE_MS)
+    if (stale) removeRunFolder(join(root, name))
   }
 }
 

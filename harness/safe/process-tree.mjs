@@ -44,7 +44,14 @@ export function endTree(leader, mark) {
  * out too), its tree and itself.
  */
 export function endOrphan(supervisor) {
-  for (const folder of runFoldersOf(supervisor)) rmSync(folder, { recursive: true, force: true })
+  for (const folder of runFoldersOf(supervisor)) {
+    try {
+      // Retried: the watchdog thread of this child (or another) may write a file into it meanwhile.
+      rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 10 })
+    } catch {
+      // the next run's sweep removes it (its supervisor is dead)
+    }
+  }
   endOwnTree()
 }
 

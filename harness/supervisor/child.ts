@@ -63,9 +63,6 @@ function send(message: FromChild): void {
 const watchdog = { dir: init.stateDir, blockedAfterMs: init.stallReportMs, limits: { silenceMs: init.loadSilenceMs } }
 const supervisor = new Supervisor(watchdog, (escape) => send({ type: 'escape', escape }))
 setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
-// This process's stdout is /dev/null and its stderr a pipe the supervisor drains: what the implementation
-// logs is not judged, so a write that fails there (EPIPE, ENOBUFS on a flooded socket) is no escape of a case.
-for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
 // The channel closes only when the supervisor is gone (it asks its children to stop): nothing may outlive it.
 process.on('disconnect', () => endOrphan(parent))
 

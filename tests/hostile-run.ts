@@ -18,6 +18,8 @@ export interface HostileRun {
   report: CertifyReport | undefined
   clause: (id: string) => ClauseVerdict | undefined
   elapsedMs: number
+  /** Where the JSON report was asked for. */
+  json: string
 }
 
 /** A report row's stage without the call it was in: "body#0 of c1" → "body"; no stage → null. */
@@ -41,7 +43,7 @@ export async function certifyHostile(label: string, args: string[], boundMs: num
   if (report !== undefined) assertValidReport(report, `${label}'s report`)
   if (report !== undefined) expect((await stat(json)).size, 'the report stays small').toBeLessThan(1024 * 1024)
   const clause = (id: string) => (report as CertifyReport | undefined)?.clauses.find((c) => c.id === id)
-  return { exitCode: run.exitCode, stderr: run.stderr, report: report as CertifyReport | undefined, clause, elapsedMs }
+  return { exitCode: run.exitCode, stderr: run.stderr, report: report as CertifyReport | undefined, clause, elapsedMs, json }
 }
 
 /** The run shows what `expected` says, in report data. */

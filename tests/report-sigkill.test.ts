@@ -1,29 +1,47 @@
 // Reports are written atomically (issue 13, item 6): `toolreg certify` killed with SIGKILL at any
 // moment leaves each report file absent, as the previous run left it, or complete and valid —
 // never torn. The kill moments are drawn by fast-check from one seed, spread over a whole run and
-// packed into its last stretch, where the files are written.
+// packed into its last stretch, where the files are written. Nothing outlives the killed command
+// (issue 24): no process it started, no temporary folder (each run has a temporary folder of its
+// own, and a mark in its environment that every process it starts inherits).
+import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { assertValidReport } from '../harness/report/validate-report.js'
+import { markedProcesses } from '../harness/safe/process-tree.mjs'
 
-/** `npm run sigkill` kills it 100 times; `npm test` a sample of that, to stay inside its time budget. */
-const KILLS = Number(process.env.TOOLREG_SIGKILL_RUNS ?? 12)
+/**
+ * `npm run sigkill` kills it 100 times; `npm test` a sample of that, to stay inside its time budget
+ * (8 since tests/containment.test.ts joined it: each kill now also waits for the run's processes to end).
+ */
+const KILLS = Number(process.env.TOOLREG_SIGKILL_RUNS ?? 8)
 const PARALLEL = 3
 const SEED = 20261202
 const TOOLREG = resolve('harness/cli/toolreg.mjs')
 const MUTANT = resolve('fixtures/mutants/fin-twice-on-abort.ts')
+/** How long the children of a killed command may take to see it gone and end (their watchdog looks every 100 ms). */
+const ORPHANS_END_MS = 10_000
+const RUN_TAG = 'TOOLREG_TEST_RUN_TAG'
 const REPORTS = { json: 'out/report.json', junit: 'out/report.xml', html: 'out/report.html', markdown: 'out/report.md', badge: 'out/badge.json' }
 
 /** One certify run of a failing clause, so counterexample and corpus files are written too. */
-function certify(cwd: string, seed: number) {
+function certify(cwd: string, seed: number, env: Record<string, string> = {}) {
   const outputs = Object.entries(REPORTS).flatMap(([format, file]) => [`--${format}`, file])
   const args = [TOOLREG, 'certify', '--adapter', MUTANT, '--clause', 'FIN-2', '--runs', '20', '--seed', String(seed), ...outputs]
-  return execa('node', args, { cwd, reject: false, env: { FORCE_COLOR: '0' } })
+  return execa('node', args, { cwd, reject: false, env: { FORCE_COLOR: '0', ...env } })
+}
+
+/** No process of the run (marked with `tag`) and no temporary folder of toolreg's in `tmp` remain, soon after the kill. */
+async function expectNothingLeft(tag: string, tmp: string, moment: number): Promise<void> {
+  const left = () => ({ processes: markedProcesses(tag, RUN_TAG), folders: readdirSync(tmp).filter((n) => n.startsWith('toolreg-')) })
+  const until = Date.now() + ORPHANS_END_MS
+  while (Date.now() < until && (left().processes.length > 0 || left().folders.length > 0)) await new Promise((r) => setTimeout(r, 100))
+  expect(left(), `what the command killed at ${moment} ms left behind`).toEqual({ processes: [], folders: [] })
 }
 
 /** What a report file may be after a kill: absent, the previous run's bytes, or whole and valid. */
@@ -50,17 +68,22 @@ async function killedAt(template: string, previous: ReadonlyMap<string, string>,
   const dir = await mkdtemp(join(tmpdir(), 'toolreg-sigkill-'))
   try {
     await cp(template, dir, { recursive: true })
-    const run = certify(dir, SEED + 1)
+    const [tag, tmp] = [randomUUID(), join(dir, 'tmp')]
+    await mkdir(tmp)
+    const run = certify(dir, SEED + 1, { [RUN_TAG]: tag, TMPDIR: tmp })
     const timer = setTimeout(() => run.kill('SIGKILL'), moment)
     await run
     clearTimeout(timer)
     expectIntact(dir, previous, moment)
+    await expectNothingLeft(tag, tmp, moment)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
 }
 
-test(`certify killed with SIGKILL at ${KILLS} seeded moments leaves every report absent, the previous one, or complete and valid`, async () => {
+const TITLE = `certify killed with SIGKILL at ${KILLS} seeded moments leaves every report absent, the previous one, or complete and valid`
+
+test(`${TITLE}, and no process or temporary folder`, async () => {
   const template = await mkdtemp(join(tmpdir(), 'toolreg-sigkill-previous-'))
   const started = Date.now()
   const first = await certify(template, SEED)

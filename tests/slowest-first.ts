@@ -13,6 +13,7 @@ export const SECONDS_HINTS: Readonly<Record<string, number>> = {
   'tests/variant-matrix-2.test.ts': 20,
   'tests/variant-matrix-3.test.ts': 20,
   'tests/protocol-hostile.test.ts': 23,
+  'tests/containment.test.ts': 21,
   'tests/reports.test.ts': 20,
   'tests/protocol.test.ts': 18,
   'tests/cli.test.ts': 10,

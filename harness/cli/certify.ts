@@ -9,6 +9,7 @@ import { mergeReports } from '../report/merge.js'
 import { COVERAGE_DIR, coverageGlobs, readCoverageSummary } from '../report/coverage.js'
 import { finishRemoteCoverage, startRemoteCoverage } from '../report/remote-coverage.js'
 import { writeReports, type ReportTargets } from '../report/write-reports.js'
+import { rewrittenReports } from '../report/report-seal.js'
 import { applyBaseline, readBaseline } from '../report/baseline.js'
 import { formatMatrix } from '../report/format-matrix.js'
 import { gateLine } from '../report/gate.js'
@@ -48,6 +49,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const rounds: CertifyReport[] = []
   let preflight: Preflight
   const started = Date.now()
+  const stopOnSignals = stopOnSignal(pool)
   try {
     preflight = await pool.preflight().catch(async (error: unknown) => {
       if (error instanceof AdapterLoadError) await writeStoppedReport(run, options, error.message, Date.now() - started)
@@ -65,6 +67,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
       if (run.durationMs) console.error(`campaign: round ${rounds.length} done (seed ${seed}), ${Math.max(0, Math.round((until - Date.now()) / 1000))}s left`)
     } while (Date.now() < until && pool.budgetLeft)
   } finally {
+    stopOnSignals()
     await pool.close()
   }
   const built = rounds.length === 1 ? rounds[0]! : mergeReports(rounds, { acrossSeeds: true })
@@ -75,9 +78,34 @@ export async function certify(options: CertifyOptions): Promise<number> {
   console.log(formatMatrix(report))
   const scenarioClauses = new Set(preflight.properties.filter((p) => p.scenario).map((p) => p.id))
   for (const explained of explainFailures(report, counterexamples, scenarioClauses)) console.log(`\n${explained}`)
-  await writeReports(report, options, counterexamples)
+  const written = await writeReports(report, options, counterexamples)
   console.log(`\n${gateLine(report, run.strict)}`)
-  return exitCode(report, run.strict)
+  // The last thing before the exit code: a report changed since it was written says something else than the exit code.
+  const rewritten = rewrittenReports(written)
+  if (rewritten.length === 0) return exitCode(report, run.strict)
+  console.error(`toolreg: harness error: ${rewritten.join(', ')} changed after this run wrote it (another process wrote there): not to be trusted`)
+  return 2
+}
+
+const STOPPING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP']
+
+/**
+ * A signal that would end the run (a user's Ctrl-C, or an implementation that killed its parent
+ * through a shell, past the child's traps: Node cannot tell who sent it) ends it as a harness
+ * error naming the clauses the children held and their stages, exit 2, after every child's
+ * process tree is killed and the run folder removed. Returns what removes the handlers.
+ */
+function stopOnSignal(pool: ChildPool): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    const held = pool.inFlight()
+    pool.abandon()
+    console.error(`toolreg: harness error: stopped by ${signal} while checking ${held.length > 0 ? held.join(', ') : 'no clause'}; no report written`)
+    process.exit(2)
+  }
+  for (const signal of STOPPING_SIGNALS) process.on(signal, stop)
+  return () => {
+    for (const signal of STOPPING_SIGNALS) process.off(signal, stop)
+  }
 }
 
 /** A run that stops before any clause still leaves a complete report: every clause untested, the error named. */

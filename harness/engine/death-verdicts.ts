@@ -8,6 +8,7 @@ import { counterexampleOf, escapeFields } from './judge-clause.js'
 import type { ChildDeath } from './verdict.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from './verdict.js'
 import type { Escape } from '../watchdog/record.js'
+import { processMemoryCapMb } from './resolve-run.js'
 
 export interface DeathContext {
   adapter: string
@@ -20,7 +21,7 @@ export function deathVerdict(property: PropertyInfo, death: ChildDeath, context:
   const exit = death.exit?.at?.clause === property.id ? death.exit : undefined
   const stage = exit?.stage ?? (death.where?.clause === property.id ? death.where.stage : undefined)
   const how = death.ended.outOfMemory
-    ? `ran out of memory (heap capped at ${context.maxOldSpaceMb} MB)`
+    ? `ran out of memory (heap capped at ${context.maxOldSpaceMb} MB, the whole process at ${processMemoryCapMb(context.maxOldSpaceMb)} MB)`
     : death.ended.killed === 'deadline'
       ? `was killed on a case that had not settled after ${Math.round((death.caseMs ?? 0) / 1000)} s`
       : death.ended.signal

@@ -17,6 +17,11 @@ export { DEFAULT_CASE_TIMEOUT_MS }
 export const DEFAULT_TIME_BUDGET_MS = 30 * 60_000
 /** The heap cap of a child running the implementation (--max-old-space-size, in MB). */
 export const DEFAULT_MAX_OLD_SPACE_MB = 1024
+/**
+ * The memory a child may hold in RAM, all of it (Buffers and native memory outside the heap
+ * included): twice its heap cap and 512 MB more — the reference's children hold about 150 MB.
+ */
+export const processMemoryCapMb = (maxOldSpaceMb: number) => 2 * maxOldSpaceMb + 512
 
 export class InvalidRunOptions extends Error {}
 

@@ -11,6 +11,7 @@ import { toJunit } from './junit.js'
 import { toMarkdown } from './markdown.js'
 import { assertValidReport } from './validate-report.js'
 import { writeAtomically } from './write-file.js'
+import { sealed, type WrittenReport } from './report-seal.js'
 
 export interface ReportTargets {
   json?: string
@@ -20,14 +21,16 @@ export interface ReportTargets {
   badge?: string
 }
 
-export async function writeReports(report: CertifyReport, targets: ReportTargets, inline?: Counterexamples): Promise<string[]> {
+/** The files written, each sealed with its content's hash (report-seal.ts). */
+export async function writeReports(report: CertifyReport, targets: ReportTargets, inline?: Counterexamples): Promise<WrittenReport[]> {
   assertValidReport(report)
   const counterexamples = inline ?? (targets.junit || targets.html ? await loadCounterexamples(report) : new Map())
-  const written: string[] = []
-  if (targets.json) written.push(await writeAtomically(targets.json, `${JSON.stringify(report, null, 2)}\n`))
-  if (targets.junit) written.push(await writeAtomically(targets.junit, toJunit(report, counterexamples)))
-  if (targets.markdown) written.push(await writeAtomically(targets.markdown, toMarkdown(report, counterexamples)))
-  if (targets.html) written.push(await writeAtomically(targets.html, toHtml(report, counterexamples)))
-  if (targets.badge) written.push(await writeAtomically(targets.badge, `${JSON.stringify(toBadge(report), null, 2)}\n`))
+  const written: WrittenReport[] = []
+  const write = async (file: string, text: string) => void written.push(sealed(await writeAtomically(file, text), text))
+  if (targets.json) await write(targets.json, `${JSON.stringify(report, null, 2)}\n`)
+  if (targets.junit) await write(targets.junit, toJunit(report, counterexamples))
+  if (targets.markdown) await write(targets.markdown, toMarkdown(report, counterexamples))
+  if (targets.html) await write(targets.html, toHtml(report, counterexamples))
+  if (targets.badge) await write(targets.badge, `${JSON.stringify(toBadge(report), null, 2)}\n`)
   return written
 }

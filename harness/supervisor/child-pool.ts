@@ -13,8 +13,9 @@ import type { AdapterIdentity } from './child-messages.js'
 import type { CorpusCase } from '../store/corpus.js'
 import { budgetVerdict, deathVerdict, judgedFromFamily } from '../engine/death-verdicts.js'
 import type { ResolvedRun } from '../engine/resolve-run.js'
-import { runsFor } from '../engine/resolve-run.js'
+import { DEFAULT_MAX_OLD_SPACE_MB, runsFor } from '../engine/resolve-run.js'
 import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js'
+import { makeRunFolder, removeRunFolder, sweepStaleRunFolders } from './run-folder.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
 import type { Escape } from '../watchdog/record.js'
 
@@ -64,11 +65,14 @@ export class ChildPool {
   private stuckOnce = false
   private adapterName = 'adapter'
   private escapes: Escape[] = []
+  private readonly runDir: string
 
   constructor(
     private readonly run: ResolvedRun,
     slots: number,
   ) {
+    sweepStaleRunFolders()
+    this.runDir = makeRunFolder()
     this.slots = Array.from({ length: Math.max(1, slots) }, () => this.spawn())
   }
 
@@ -87,7 +91,7 @@ export class ChildPool {
   async preflight(): Promise<Preflight> {
     const child = this.slots[0]!
     const ready = await child.ready
-    if (isDeath(ready)) throw new AdapterLoadError(`loading the adapter: ${endText(ready)}`)
+    if (isDeath(ready)) throw new AdapterLoadError(child.beganBeating ? `loading the adapter: ${endText(ready)}` : this.noStart(ready))
     if (ready.type === 'load-error') throw new AdapterLoadError(ready.error)
     if (ready.type !== 'ready') throw new AdapterLoadError(`the child sent ${ready.type} before ready`)
     this.adapterName = ready.adapter.name
@@ -98,6 +102,19 @@ export class ChildPool {
     if (answer.type !== 'preflight') throw new AdapterLoadError(`${name}: the child answered the preflight with ${answer.type}`)
     if (!answer.ok) throw new AdapterLoadError(answer.error)
     return { adapter: ready.adapter, properties: ready.properties, seamErrors: answer.seamErrors }
+  }
+
+  /**
+   * A child that died before its first heartbeat never reached the adapter (the first goes out
+   * before it loads): the harness could not start, and a heap cap below the default is the likely
+   * cause (`--max-heap 1` ends V8 at start-up with SIGTRAP).
+   */
+  private noStart(death: ChildDeath): string {
+    const how = howItEnded(death)
+    const { maxOldSpaceMb } = this.run
+    if (maxOldSpaceMb >= DEFAULT_MAX_OLD_SPACE_MB) return `the child process ${how} before it loaded the harness, before the adapter`
+    return `--max-heap ${maxOldSpaceMb}: the child process ${how} before it loaded the harness (the adapter never ran); `
+      + `the heap cap is too small to start it (the default is ${DEFAULT_MAX_OLD_SPACE_MB})`
   }
 
   /** Children beyond what the clauses need are stopped. */
@@ -136,7 +153,26 @@ export class ChildPool {
 
   async close(): Promise<void> {
     clearTimeout(this.budgetTimer)
-    await Promise.all(this.slots.map((c) => c?.stop()))
+    try {
+      await Promise.all(this.slots.map((c) => c?.stop()))
+    } finally {
+      removeRunFolder(this.runDir)
+    }
+  }
+
+  /** The clauses the children hold now, with the stage each entered last: what a signal interrupted. */
+  inFlight(): string[] {
+    return this.slots.flatMap((child) => {
+      const held = child?.holdingNow()
+      return held ? [`${held.clause}${held.stage ? ` (stage ${held.stage})` : ''}`] : []
+    })
+  }
+
+  /** At once, for a run ended by a signal: every child's process tree killed, the run folder removed. */
+  abandon(): void {
+    clearTimeout(this.budgetTimer)
+    for (const child of this.slots) child?.endNow()
+    removeRunFolder(this.runDir)
   }
 
   private async check(slot: number, property: PropertyInfo, request: RoundRequest): Promise<Verdict> {
@@ -192,11 +228,13 @@ export class ChildPool {
   private spawn(): SupervisedChild {
     return new SupervisedChild({
       target: this.run.target,
+      runDir: this.runDir,
       stallReportMs: Math.min(1_000, this.run.caseTimeoutMs / 2),
       loadSilenceMs: Math.max(this.run.caseTimeoutMs, this.run.target.command ? HANDSHAKE_SILENCE_MS : LOAD_SILENCE_MS),
       maxOldSpaceMb: this.run.maxOldSpaceMb,
       onEscape: (escape) => this.escapes.push(escape),
       onIdleDeath: (death) => this.escapes.push(idleDeathEscape(death)),
+      onStray: (clause) => this.escapes.push(strayEscape(clause)),
     })
   }
 
@@ -210,6 +248,12 @@ export class ChildPool {
 function idleDeathEscape(death: ChildDeath): Escape {
   if (death.exit) return death.exit
   return { kind: 'child exit', detail: `${endText(death)} between clauses` }
+}
+
+/** A message of no known shape on the channel: the implementation's, failing the clause the child held (else the run's). */
+function strayEscape(clause: string | undefined): Escape {
+  const detail = 'the child running the implementation sent a message the harness does not know on its IPC channel (ignored)'
+  return { kind: 'process control', detail, ...(clause ? { at: { clause, title: clause } } : {}) }
 }
 
 function howItEnded(death: ChildDeath): string {

@@ -19,10 +19,14 @@ import { describeThrown, readOnce } from '../safe/safe-read.js'
 import { liveTool } from '../property/sample-tools.js'
 import { infoVerdict, type Verdict } from '../engine/verdict.js'
 import { Supervisor } from '../watchdog/case-supervisor.js'
+import { endOrphan, supervisorPid } from '../safe/process-tree.mjs'
 
 // Started before the run was resolved, perhaps (early-child.mjs): the run comes as the first message.
-const exitBeforeInit = () => process.exit(0)
+const parent = supervisorPid()
+const exitBeforeInit = () => endOrphan(parent)
 process.once('disconnect', exitBeforeInit)
+// A supervisor killed while this process was still loading: the channel may have closed before anyone listened.
+if (!process.connected || process.ppid !== parent) exitBeforeInit()
 const init = await new Promise<ChildInit>((resolve) => {
   const first = (message: ToChild) => {
     if (message.type !== 'init') return
@@ -33,19 +37,34 @@ const init = await new Promise<ChildInit>((resolve) => {
 })
 process.off('disconnect', exitBeforeInit)
 
+// The harness's end of the channel, kept before the escape traps replace process.send for the adapter.
+const toSupervisor = process.send?.bind(process)
+
+/**
+ * Never throws, and a write that fails (EPIPE: the supervisor was killed) goes to the callback, not
+ * to an 'error' event that would surface as an uncaught exception while the channel is closing.
+ */
 function send(message: FromChild): void {
   if (!process.connected) return
+  const failed = (error: Error | null) => {
+    if (error && process.ppid !== parent) endOrphan(parent)
+  }
   try {
-    process.send?.(message)
+    toSupervisor?.(message, undefined, undefined, failed)
   } catch {
-    process.send?.(jsonSafe(message, { maxString: 100_000 }) as FromChild)
+    try {
+      toSupervisor?.(jsonSafe(message, { maxString: 100_000 }) as FromChild, undefined, undefined, failed)
+    } catch {
+      // the channel is closing: 'disconnect' follows
+    }
   }
 }
 
 const watchdog = { dir: init.stateDir, blockedAfterMs: init.stallReportMs, limits: { silenceMs: init.loadSilenceMs } }
 const supervisor = new Supervisor(watchdog, (escape) => send({ type: 'escape', escape }))
 setInterval(() => send({ type: 'beat', cases: supervisor.casesStarted }), HEARTBEAT_MS).unref()
-process.on('disconnect', () => void supervisor.exitCleanly(0))
+// The channel closes only when the supervisor is gone (it asks its children to stop): nothing may outlive it.
+process.on('disconnect', () => endOrphan(parent))
 
 async function open(): Promise<ConformanceAdapter | undefined> {
   // The first heartbeat goes out before the adapter's own code runs: from here on, silence means a blocked loop.

@@ -3,7 +3,7 @@
 // its own modules, then waits for its init message. The child pool takes it for its first slot
 // when it was started as that slot would be (the same heap cap and environment); otherwise, and
 // when no pool takes it, it is killed.
-import { fork } from 'node:child_process'
+import { startChild } from './start-child.mjs'
 
 /** The default heap cap of a child (resolve-run.ts DEFAULT_MAX_OLD_SPACE_MB; a test keeps them equal). */
 export const EARLY_EXEC_ARGV = ['--max-old-space-size=1024']
@@ -11,19 +11,16 @@ export const EARLY_EXEC_ARGV = ['--max-old-space-size=1024']
 let early
 
 export function forkEarly() {
-  const child = fork(new URL('./child.mjs', import.meta.url), [], {
-    execArgv: EARLY_EXEC_ARGV,
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'json',
-  })
+  const env = JSON.stringify(process.env)
+  const { child, mark } = startChild(EARLY_EXEC_ARGV)
   child.on('error', () => child.kill('SIGKILL'))
   // Until a pool takes it, it must not keep the command alive (`certify --help`, a usage error).
   child.unref()
   child.channel?.unref()
-  early = { child, execArgv: EARLY_EXEC_ARGV.join(' '), env: JSON.stringify(process.env) }
+  early = { child, mark, execArgv: EARLY_EXEC_ARGV.join(' '), env }
 }
 
-/** The early child, if it is still alive and was started with `execArgv` and today's environment. */
+/** The early child and its tree's mark, if it is still alive and was started with `execArgv` and today's environment. */
 export function takeEarly(execArgv) {
   const taken = early
   early = undefined
@@ -33,7 +30,7 @@ export function takeEarly(execArgv) {
   if (same && child.exitCode === null && child.signalCode === null && child.connected) {
     child.ref()
     child.channel?.ref()
-    return child
+    return { child, mark: taken.mark }
   }
   child.kill('SIGKILL')
   return undefined

@@ -275,9 +275,12 @@ export declare const CLAUSES: readonly Clause[];
 export declare const CLAUSE_IDS: readonly string[];
 /**
  * What escaped the implementation's calls; a report row names it (`escape`). `server exit`: the
- * protocol server (`--command`) exited, was ended by a signal, or hung and was killed.
+ * protocol server (`--command`) exited, was ended by a signal, or hung and was killed. `process
+ * control`: the implementation reached for the harness's own process controls — `process.send`
+ * or `process.disconnect` on the IPC channel to the supervisor, `process.kill` of its parent or a
+ * process group — or wrote a message of its own on that channel.
  */
-export type EscapeKind = "uncaught exception" | "unhandled rejection" | "process.exit" | "changed globals" | "child exit" | "server exit";
+export type EscapeKind = "uncaught exception" | "unhandled rejection" | "process.exit" | "changed globals" | "child exit" | "server exit" | "process control";
 /** How the child process ended while it held this clause (killed by the supervisor, or on its own). */
 export interface ChildEnd {
 	exitCode?: number | null;

@@ -1,12 +1,14 @@
 /**
  * Traps for what an implementation can throw past its calls: uncaught exceptions (a timer that
- * throws), unhandled rejections, and process.exit. Each is attributed to the case whose async
+ * throws), unhandled rejections, process.exit, and the harness's process controls
+ * (process-controls.ts). Each is attributed to the case whose async
  * context scheduled it (AsyncLocalStorage follows timers and promises), else to the property
  * running, else to nobody (a harness-level error), and handed to `report` (which tells the
  * supervisor). Installing the listeners also keeps such an error from ending the process.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { describeThrown } from '../safe/safe-read.js'
+import { trapProcessControls } from './process-controls.js'
 import type { Escape, RunningCase } from './record.js'
 
 export class EscapeTraps {
@@ -34,6 +36,7 @@ export class EscapeTraps {
       this.record('process.exit', `the implementation called process.exit(${code ?? ''}) in stage ${this.stageNow() || 'before any stage'}`)
       return exit.call(process, code)
     }) as typeof process.exit
+    trapProcessControls((detail) => this.record('process control', detail))
   }
 
   /** Ends the process on the harness's behalf, without recording an escape. */

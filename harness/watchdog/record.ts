@@ -6,8 +6,8 @@
  * implementation called (written synchronously, just before the exit). All live in one folder
  * per process. Every duration here is the process's own time (safe/own-time.mjs).
  */
-import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { readUntrusted } from '../safe/untrusted-file.mjs'
 import type { ServerEnd } from '../protocol/protocol-error.js'
 
 /** The longest the implementation may block the event loop (the reference's longest stretch is far below it). */
@@ -61,9 +61,17 @@ export interface BlockedRecord extends RunningCase {
 
 /**
  * What escaped the implementation's calls; a report row names it (`escape`). `server exit`: the
- * protocol server (`--command`) exited, was ended by a signal, or hung and was killed.
+ * protocol server (`--command`) exited, was ended by a signal, or hung and was killed. `process
+ * control`: the implementation reached for the harness's own process controls — `process.send`
+ * or `process.disconnect` on the IPC channel to the supervisor, `process.kill` of its parent or a
+ * process group — or wrote a message of its own on that channel.
  */
-export type EscapeKind = 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit' | 'server exit'
+export type EscapeKind =
+  | 'uncaught exception' | 'unhandled rejection' | 'process.exit' | 'changed globals' | 'child exit' | 'server exit' | 'process control'
+
+export const ESCAPE_KINDS: readonly EscapeKind[] = [
+  'uncaught exception', 'unhandled rejection', 'process.exit', 'changed globals', 'child exit', 'server exit', 'process control',
+]
 
 export interface Escape {
   kind: EscapeKind
@@ -94,15 +102,39 @@ export const watchdogFiles = (dir: string) => ({
   killed: join(dir, 'killed.json'),
 })
 
-export const readBlocked = (dir: string) => readJson<BlockedRecord>(watchdogFiles(dir).blocked)
-export const readWhere = (dir: string) => readJson<WhereRecord>(watchdogFiles(dir).stage)
-export const readExit = (dir: string) => readJson<ExitRecord>(watchdogFiles(dir).exit)
-export const readKilled = (dir: string) => readJson<KilledRecord>(watchdogFiles(dir).killed)
+// The implementation runs in the process that writes these files: each is read without blocking,
+// capped (a blocked record keeps a case of up to 256 K characters), and kept only in its shape.
+export const readBlocked = (dir: string) => readRecord<BlockedRecord>(watchdogFiles(dir).blocked, isBlocked)
+export const readWhere = (dir: string) => readRecord<WhereRecord>(watchdogFiles(dir).stage, isWhere)
+export const readExit = (dir: string) => readRecord<ExitRecord>(watchdogFiles(dir).exit, isExit)
+export const readKilled = (dir: string) => readRecord<KilledRecord>(watchdogFiles(dir).killed, isKilled)
 
-function readJson<T>(file: string): T | undefined {
+const MAX_RECORD_BYTES = 2 * 1024 * 1024
+
+function readRecord<T>(file: string, is: (value: Data) => boolean): T | undefined {
+  const text = readUntrusted(file, MAX_RECORD_BYTES)
   try {
-    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined
+    const value: unknown = text === undefined ? undefined : JSON.parse(text)
+    return isData(value) && is(value) ? (value as T) : undefined
   } catch {
     return undefined
   }
 }
+
+type Data = Record<string, unknown>
+const isData = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value)
+const maybe = (value: unknown, type: 'string' | 'number') => value === undefined || typeof value === type
+const isJsonText = (value: unknown) => {
+  try {
+    return value === undefined || (typeof value === 'string' && (JSON.parse(value), true))
+  } catch {
+    return false
+  }
+}
+const isWhere = (r: Data) => maybe(r.clause, 'string') && maybe(r.title, 'string') && maybe(r.caseNumber, 'number') && maybe(r.stage, 'string')
+const isRunning = (r: Data) => typeof r.clause === 'string' && typeof r.title === 'string' && isWhere(r) && maybe(r.path, 'string') && isJsonText(r.case)
+const isBlocked = (r: Data) => isRunning(r) && typeof r.blockedMs === 'number'
+const isExit = (r: Data) =>
+  ESCAPE_KINDS.includes(r.kind as EscapeKind) && typeof r.detail === 'string' && maybe(r.stage, 'string') && r.ended === undefined
+  && (r.at === undefined || (isData(r.at) && isRunning(r.at)))
+const isKilled = (r: Data) => (r.killed === 'blocked' || r.killed === 'deadline') && typeof r.silentMs === 'number' && typeof r.caseMs === 'number'

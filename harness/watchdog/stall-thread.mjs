@@ -8,9 +8,11 @@
 // for the request it runs, it writes its judgement and kills its own process (it judges where it
 // sees the heartbeat, with no message queue in between). With `kill` (the in-process mode of
 // `toolreg replay`) the blocked record is itself the end of the process.
-import { readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { readFileSync, rmSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { ownClock } from '../safe/own-time.mjs'
+import { endOrphan, supervisorPid } from '../safe/process-tree.mjs'
+import { writeUntrusted } from '../safe/untrusted-file.mjs'
 
 const { shared, blockedFile, stageFile, killedFile, blockedAfterMs, tickMs, kill } = workerData
 // The layout stall-timer.ts writes: heartbeat, stage length, case number, case length, cases
@@ -26,7 +28,8 @@ const clock = ownClock(process.pid)
 let property
 let reported = false
 let lastWhere = ''
-const parent = process.ppid
+/** The supervisor (from the environment: it may be gone before this thread starts). */
+const parent = supervisorPid()
 /** The own time at which each counter was last seen to change. */
 const seen = { beat: { value: -1, at: clock.now() }, cases: { value: -1, at: 0 }, request: { value: -1, at: 0 } }
 let cpuAtLastTick = clock.cpuMs
@@ -70,17 +73,12 @@ function waitingForCpu(cpuMs) {
   }
 }
 
-function writeQuietly(file, text) {
-  try {
-    writeFileSync(file, text)
-  } catch {
-    // the supervisor then judges without it
-  }
-}
+/** Never blocks: the implementation may have put a FIFO in its place (the supervisor then judges without it). */
+const writeQuietly = (file, text) => writeUntrusted(file, text)
 
 setInterval(() => {
-  // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself.
-  if (!kill && process.ppid !== parent) process.kill(process.pid, 'SIGKILL')
+  // A supervisor that died (SIGKILL) cannot kill a child stuck in a loop: the child does it itself, and what it started.
+  if (!kill && process.ppid !== parent) endOrphan(parent)
   const stage = stageNow()
   const running = runningNow(false)
   const where = JSON.stringify({ clause: running?.clause, title: running?.title, caseNumber: running?.caseNumber, ...(stage ? { stage } : {}) })

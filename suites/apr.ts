@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   approval,
   approvalOutcome,
+  boxedGrant,
   guard,
   postListener,
   preListener,
@@ -24,6 +25,7 @@ const asking: fc.Arbitrary<PreSpec[]> = fc
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
   { weight: 3, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: boxedGrant }) },
 )
 
 export default [

@@ -8,6 +8,7 @@ export { resurrectingWrites } from '../arbitraries/attacks.js'
 export {
   approval,
   approvalOutcome,
+  boxedGrant,
   guard,
   madeUpNonLosslessMeta,
   malformedPre,

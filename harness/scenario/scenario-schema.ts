@@ -229,6 +229,7 @@ export const SCENARIO_SCHEMA = {
               'date',
               'instance',
               'boolean-object',
+              'boxed',
               'promise',
               'throwing-getter',
               'getter',

@@ -21,6 +21,8 @@ export type Tagged =
   | { $: 'date' }
   | { $: 'instance' }
   | { $: 'boolean-object' }
+  /** A primitive in its wrapper object (`new String('allowed-once')`): equal to it loosely, never exactly. */
+  | { $: 'boxed'; value: string | number | boolean }
   | { $: 'promise'; value: ValueDesc }
   | { $: 'throwing-getter' }
   | { $: 'getter'; value: ValueDesc }

@@ -81,6 +81,8 @@ class ScenarioRun {
   private readonly tokenOwners = new Map<unknown, string>()
   /** The callId handed to execute for each call still in flight → that call's harness identity. */
   private readonly inFlight = new Map<string, string>()
+  /** The signal each call was handed by its caller (the harness, or the body that dispatched it), by harness identity. */
+  private readonly callerSignals = new Map<string, AbortSignal>()
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
   private registry: RegistryUnderTest | undefined
@@ -175,6 +177,7 @@ class ScenarioRun {
     // Two calls may share a callId (run one after another): the trace still tells them apart.
     const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
     const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    this.callerSignals.set(callId, controller.signal)
     if (spec.program) {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
@@ -388,14 +391,15 @@ class ScenarioRun {
   private approval(spec: ApprovalSpec, req: Parameters<NonNullable<RegistryConfig['approval']>['request']>[0]) {
     const id = readField(req, 'callId')
     const call = (typeof id === 'string' ? this.inFlight.get(id) : undefined) ?? '?'
-    const input = this.scenario.calls[Number(call.slice(1))]
+    const callerSignal = this.callerSignals.get(call)
     this.events.push({
       ev: 'approval-request',
       call,
       keys: Object.keys(req ?? {}).sort(),
       toolName: req?.toolName,
       reason: req?.reason,
-      signalIsCaller: req?.signal instanceof AbortSignal && (input !== undefined || this.nested.some((r) => r.callId === call)),
+      // The caller's signal itself (APR-1), not one merely of its type.
+      signalIsCaller: callerSignal !== undefined && req?.signal === callerSignal,
     })
     this.flushWrites()
     switch (spec.kind) {
@@ -560,6 +564,7 @@ class ScenarioRun {
 
   private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {
     const input: ToolExecutionInput = { callId, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
+    this.callerSignals.set(callId, ctx.signal)
     if (ctx.agent !== undefined) input.agent = ctx.agent
     const record: CallRecord = { callId: input.callId, observed: [] }
     this.nested.push(record)

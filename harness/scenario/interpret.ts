@@ -492,6 +492,10 @@ class ScenarioRun {
         return
       case 'getter-returns':
         Object.defineProperty(def, 'isConcurrencySafe', { enumerable: true, configurable: true, get: () => () => buildValue(c.value) })
+        return
+      case 'has-key':
+        def.isConcurrencySafe = (args: unknown) =>
+          typeof args === 'object' && args !== null && !Array.isArray(args) && Object.prototype.hasOwnProperty.call(args, c.key)
     }
   }
 

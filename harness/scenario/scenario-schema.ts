@@ -80,7 +80,7 @@ export const SCENARIO_SCHEMA = {
           classifier: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns'] }, value: desc },
+            properties: { kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns', 'has-key'] }, value: desc, key: { type: 'string' } },
             additionalProperties: false,
           },
           body: {

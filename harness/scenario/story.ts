@@ -37,6 +37,8 @@ function classifier(spec: ClassifierSpec): string {
       return `classifier is ${showValue(spec.value)}`
     case 'getter-returns':
       return `classifier getter returns ${showValue(spec.value)}`
+    case 'has-key':
+      return `classifier returns true when its argument has the key ${showValue(spec.key)}`
   }
 }
 

@@ -41,6 +41,8 @@ export type ClassifierSpec =
   | { kind: 'throws' }
   | { kind: 'not-a-function'; value: ValueDesc }
   | { kind: 'getter-returns'; value: ValueDesc }
+  /** Answers from its argument: exactly `true` when it is an object with its own `key`, else `false`. */
+  | { kind: 'has-key'; key: string }
 
 export type BodyStep =
   | { kind: 'await' }

@@ -88,7 +88,10 @@ export default [
     scenario({
       // In each waterfall, listeners that call next() twice, sometimes followed by one that decides.
       pre: fc.tuple(
-        fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 2 }),
+        fc.array(
+          preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate-again-later' }, { kind: 'delegate' })),
+          { minLength: 1, maxLength: 2 },
+        ),
         fc.option(preListener(preDecision({ malformed: 0, failing: 0 }).filter((d) => d.kind === 'returns')), { nil: undefined }),
       ).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
       wrappers: fc.tuple(

@@ -306,6 +306,13 @@ class ScenarioRun {
         return next()
       case 'delegate-twice':
         return next().then(() => next())
+      case 'delegate-again-later': {
+        // A saved next() used after its listener returned: once the call has entered its next stage.
+        const first = next()
+        const again = () => void next().catch(() => undefined)
+        void first.then(() => this.pendingWrites.push(again), () => undefined)
+        return first
+      }
       case 'returns':
         return buildValue(decision.value)
       case 'throws':

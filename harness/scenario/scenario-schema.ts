@@ -8,7 +8,7 @@ const scope = { enum: ['A', 'B'] }
 const decision = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['delegate', 'delegate-twice', 'returns', 'throws', 'rejects'] }, value: desc },
+  properties: { kind: { enum: ['delegate', 'delegate-twice', 'delegate-again-later', 'returns', 'throws', 'rejects'] }, value: desc },
   additionalProperties: false,
 }
 const projection = {

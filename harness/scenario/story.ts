@@ -76,6 +76,7 @@ function tool(spec: ToolSpec): string {
 function decision(spec: DecisionSpec): string {
   if (spec.kind === 'returns') return `answers ${showValue(spec.value)}`
   if (spec.kind === 'delegate-twice') return 'calls next() twice'
+  if (spec.kind === 'delegate-again-later') return 'delegates, and calls next() again after it returned'
   return spec.kind === 'delegate' ? 'delegates' : spec.kind
 }
 

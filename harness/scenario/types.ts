@@ -117,6 +117,8 @@ export interface ToolSpec {
 export type DecisionSpec =
   | { kind: 'delegate' }
   | { kind: 'delegate-twice' }
+  /** Returns next()'s decision, keeps next, and calls it again once the call has entered its next stage (PRE-8). */
+  | { kind: 'delegate-again-later' }
   | { kind: 'returns'; value: ValueDesc }
   | { kind: 'throws' }
   | { kind: 'rejects' }

@@ -12,7 +12,7 @@ export function postWaterfall(specs: PostSpec[], applicable: number[], tool: Too
   for (const index of applicable) {
     entered++
     const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice') continue
+    if (d.kind === 'delegate' || d.kind === 'delegate-twice' || d.kind === 'delegate-again-later') continue
     decision = d
     break
   }

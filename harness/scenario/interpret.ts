@@ -547,12 +547,14 @@ class ScenarioRun {
   private async body(registry: RegistryUnderTest, spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
     const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
+    let concludeLater = false
     try {
       this.attack('body', call, 'exec', ctx, spec.attack?.body)
       for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
         else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
         else if (step.kind === 'conclude') ctx.concludeTurn()
+        else if (step.kind === 'conclude-later') concludeLater = true
         else await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
       }
       const outcome = spec.body.outcome
@@ -570,6 +572,7 @@ class ScenarioRun {
     } finally {
       if (record) record.bodySignalAborted = ctx.signal.aborted
       this.leave('body', call, 0)
+      if (concludeLater) void Promise.resolve().then(() => this.pendingWrites.push(() => concludeOn(ctx)))
     }
   }
 
@@ -592,6 +595,15 @@ class ScenarioRun {
       this.inFlight.delete(input.callId)
     }
     this.events.push({ ev: 'settled', call: callId })
+  }
+}
+
+/** A saved run context used after its body returned: whatever it does, it must change nothing. */
+function concludeOn(ctx: ToolRunContext): void {
+  try {
+    ctx.concludeTurn()
+  } catch {
+    // Refusing a call from a context whose body has returned is as good as ignoring it.
   }
 }
 

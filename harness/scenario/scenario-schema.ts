@@ -93,7 +93,7 @@ export const SCENARIO_SCHEMA = {
                 items: {
                   type: 'object',
                   required: ['kind'],
-                  properties: { kind: { enum: ['await', 'defer', 'conclude', 'dispatch'] }, context: desc, tool: { type: 'string' }, args: desc },
+                  properties: { kind: { enum: ['await', 'defer', 'conclude', 'conclude-later', 'dispatch'] }, context: desc, tool: { type: 'string' }, args: desc },
                   additionalProperties: false,
                 },
               },

@@ -46,6 +46,7 @@ function body(spec: BodySpec): string {
   const steps = spec.steps.map((step) => {
     if (step.kind === 'defer') return `defers ${showValue(step.context)}`
     if (step.kind === 'dispatch') return `calls ${step.tool}(${showValue(step.args)})`
+    if (step.kind === 'conclude-later') return 'concludes the turn through its saved context after returning'
     return step.kind === 'conclude' ? 'concludes the turn' : 'awaits'
   })
   const o = spec.outcome

@@ -48,6 +48,8 @@ export type BodyStep =
   | { kind: 'await' }
   | { kind: 'defer'; context: ValueDesc }
   | { kind: 'conclude' }
+  /** Keep the run context and call concludeTurn() on it once the call has entered its next stage, after the body returned (CTX-2). */
+  | { kind: 'conclude-later' }
   /** Call another tool as a nested call carrying this execution's token as parent (CODE-2). */
   | { kind: 'dispatch'; tool: string; args: ValueDesc }
 

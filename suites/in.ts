@@ -16,6 +16,7 @@ import {
   timing,
   valueWords,
   tool,
+  withNested,
   wrapper,
   type ApprovalSpec,
   type CallSpec,
@@ -135,8 +136,8 @@ export default [
   ),
 
   judged(
-    'IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token',
-    scenario({ calls: { max: 3, agents: true } }),
+    'IN-3', 'each execution gets a fresh token — a nested one too — and every stage of one call sees the same token',
+    scenario({ tools: fc.oneof(defaults.tools, { weight: 3, arbitrary: withNested(tool()) }), calls: { max: 3, agents: true } }),
   ),
 
   judged(

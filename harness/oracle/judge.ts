@@ -12,7 +12,7 @@ import { reporter, type Finding } from './checks/call-view.js'
 import { absentPathBroken, in2Consistency, judgeNested } from './checks/code-mode.js'
 import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
-import { tokenOfItsOwn } from './checks/immutability.js'
+import { nestedTokensOfTheirOwn, tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
 import { rootOnly, voidAfterSecondNext, voidAfterTamper } from './checks/one-verdict.js'
 import type { Violation } from './violation.js'
@@ -46,6 +46,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
     renderSnapshot(view)
     tokenOfItsOwn(view, owners)
   })
+  nestedTokensOfTheirOwn(trace, owners, out)
   absentPathBroken(scenario, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {

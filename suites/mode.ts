@@ -10,8 +10,10 @@ import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
 
 /** Classifiers that answer true, always or from the arguments they are handed. */
 const safeTools = fc.uniqueArray(
-  fc.tuple(tool({ scoped: true, define: true }), fc.oneof(fc.constant<ClassifierSpec>({ kind: 'returns', value: true }), { weight: 3, arbitrary: argumentClassifier }))
-    .map(([t, classifier]): ToolSpec => ({ ...t, classifier })),
+  fc.tuple(
+    tool({ scoped: true, define: true }),
+    fc.oneof(fc.constant<ClassifierSpec>({ kind: 'returns', value: true }), { weight: 3, arbitrary: argumentClassifier }),
+  ).map(([t, classifier]): ToolSpec => ({ ...t, classifier })),
   { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
 )
 /**

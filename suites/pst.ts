@@ -43,6 +43,8 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
+/** A succeeding tool whose output schema takes any JSON: every value a listener puts in place is valid and must be rendered. */
+const openTool = succeedingTool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA }))
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.oneof(
     {
@@ -79,7 +81,10 @@ export default [
     'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
     scenario({
       ...quiet,
-      tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+      tools: fc.array(
+        fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 2, arbitrary: openTool }, { weight: 1, arbitrary: tool() }),
+        { minLength: 1, maxLength: 1 },
+      ),
       post: posts,
     }),
   ),

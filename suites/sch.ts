@@ -86,9 +86,12 @@ function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefini
 /** Without the scopes profile every tool is global: a scoped case whose name a global one holds is left out. */
 function layered(cases: ToolCase[], scopes: boolean): ToolCase[] {
   if (scopes) return cases
-  const globals = cases.filter((c) => c.scope === undefined)
-  const rest = cases.filter((c) => c.scope !== undefined && !cases.some((g) => g !== c && g.name === c.name && (g.scope === undefined || cases.indexOf(g) < cases.indexOf(c))))
-  return [...globals, ...rest].map(({ scope: _scope, ...c }) => c)
+  const kept: ToolCase[] = []
+  // Globals first, then each scoped name not yet held.
+  for (const c of [...cases.filter((g) => g.scope === undefined), ...cases.filter((g) => g.scope !== undefined)]) {
+    if (!kept.some((k) => k.name === c.name)) kept.push(c)
+  }
+  return kept.map(({ scope: _scope, ...c }) => c)
 }
 
 /** The description of each tool `agent` sees, by name: globals, shadowed by its own (SCP-1). */

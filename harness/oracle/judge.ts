@@ -14,6 +14,7 @@ import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
 import { nestedTokensOfTheirOwn, tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
+import { replacedValueRerendered } from './checks/rerendered.js'
 import { rootOnly, voidAfterSecondNext, voidAfterTamper } from './checks/one-verdict.js'
 import type { Violation } from './violation.js'
 
@@ -44,6 +45,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
     finalizerOwnership(view)
     noResurrection(view)
     renderSnapshot(view)
+    replacedValueRerendered(view)
     tokenOfItsOwn(view, owners)
   })
   nestedTokensOfTheirOwn(trace, owners, out)

@@ -80,7 +80,11 @@ export const SCENARIO_SCHEMA = {
           classifier: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns', 'has-key'] }, value: desc, key: { type: 'string' } },
+            properties: {
+              kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns', 'has-key'] },
+              value: desc,
+              key: { type: 'string' },
+            },
             additionalProperties: false,
           },
           body: {
@@ -93,7 +97,12 @@ export const SCENARIO_SCHEMA = {
                 items: {
                   type: 'object',
                   required: ['kind'],
-                  properties: { kind: { enum: ['await', 'defer', 'conclude', 'conclude-later', 'dispatch'] }, context: desc, tool: { type: 'string' }, args: desc },
+                  properties: {
+                    kind: { enum: ['await', 'defer', 'conclude', 'conclude-later', 'dispatch'] },
+                    context: desc,
+                    tool: { type: 'string' },
+                    args: desc,
+                  },
                   additionalProperties: false,
                 },
               },

@@ -118,7 +118,13 @@ export default [
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',
     scenario({
       tools: finalizing(
-        fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), oddFinalizer, replacingBlocks),
+        fc.oneof(
+          fc.constant<FinalizeSpec>({ kind: 'keep' }),
+          finalizer,
+          fc.constant<FinalizeSpec>({ kind: 'throws' }),
+          { weight: 2, arbitrary: oddFinalizer },
+          replacingBlocks,
+        ),
         false,
       ).map((tools) => tools.map(deferringFirst)),
       pre: fc.array(preListener(), { maxLength: 1 }),

@@ -37,6 +37,8 @@ export const boxedPre: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
 /** Anything that is not exactly one of the three shapes (PRE-3). */
 export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
   { weight: 1, arbitrary: boxedPre },
+  // Falsy answers that are not a decision: a registry reading the answer as a boolean lets them by.
+  { weight: 2, arbitrary: fc.constantFrom<ValueDesc>(null, { $: 'undefined' }, 0, '', false) },
   {
     weight: 2,
     arbitrary: fc.constantFrom<ValueDesc>(

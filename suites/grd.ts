@@ -1,7 +1,7 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
 import {
-  defaults, guard, preDecision, preListener, runScenario, scenario, scenarioStory, type GuardSpec, type Scenario, type Trace, type ValueDesc,
+  defaults, guard, preDecision, preListener, runScenario, scenario, scenarioStory, type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -18,7 +18,7 @@ export default [
     scenario({
       pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
       guards: fc.array(fc.oneof({ weight: 2, arbitrary: guard }, { weight: 1, arbitrary: falsyGuard }), { minLength: 1, maxLength: 3 }),
-      wrappers: fc.oneof(fc.constant([]), defaults.wrappers),
+      wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
       calls: { max: 2 },
     }),
   ),

@@ -142,24 +142,37 @@ export default [
   ),
 
   custom(
-    'CODE-3', 'in code mode the model-facing tool list holds only run_code; in both mode native calls execute normally',
-    names,
-    (toolNames) => [
+    'CODE-3', 'in code mode the model-facing tool list holds only run_code, for every agent; in both mode native calls execute normally',
+    fc.record({ toolNames: names, own: fc.uniqueArray(fc.constantFrom('grep', 'list_dir'), { maxLength: 2 }) }),
+    ({ toolNames, own }) => [
       `tools ${toolNames.join(', ')} registered on a code-mode registry and on a both-mode one`,
-      `both model-facing tool lists are read; ${toolNames[0]} is called natively in both mode`,
+      ...(own.length > 0 ? [`with the scopes profile, tools ${own.join(', ')} registered on both for agent A`] : []),
+      `both model-facing tool lists are read, for no agent and for agent A; ${toolNames[0]} is called natively in both mode`,
     ],
-    async (ctx, toolNames) => {
+    async (ctx, { toolNames, own }) => {
       const code = await ctx.registry({ mode: 'code' })
       const both = await ctx.registry({ mode: 'both' })
       if (!code.modelTools || !both.modelTools) return ctx.fail('the adapter declares the code profile but has no modelTools')
+      const scoped = ctx.adapter.profiles.includes('scopes') ? own : []
       for (const name of toolNames) {
         code.register(liveTool(name))
         both.register(liveTool(name))
       }
-      const listed = ((await code.modelTools()) as { name?: unknown }[]).map((t) => t.name)
-      if (JSON.stringify(listed) !== '["run_code"]') ctx.fail(`code mode lists ${JSON.stringify(listed)}`)
-      const bothListed = ((await both.modelTools()) as { name?: unknown }[]).map((t) => t.name)
-      for (const name of [...toolNames, 'run_code']) if (!bothListed.includes(name)) ctx.fail(`both mode does not list ${name}`)
+      for (const name of scoped) {
+        code.register(liveTool(name), { agent: code.agent('A') })
+        both.register(liveTool(name), { agent: both.agent('A') })
+      }
+      const names = async (registry: typeof code, agent?: 'A') =>
+        ((await registry.modelTools!(agent ? { agent: registry.agent(agent) } : undefined)) as { name?: unknown }[]).map((t) => t.name)
+      for (const agent of [undefined, 'A'] as const) {
+        const whose = agent ? ' for agent A' : ''
+        const listed = await names(code, agent)
+        if (JSON.stringify(listed) !== '["run_code"]') ctx.fail(`code mode lists ${JSON.stringify(listed)}${whose}`)
+        const bothListed = await names(both, agent)
+        for (const name of [...toolNames, 'run_code', ...(agent ? scoped : [])]) {
+          if (!bothListed.includes(name)) ctx.fail(`both mode does not list ${name}${whose}`)
+        }
+      }
       const direct = await both.execute(input(toolNames[0]!))
       if (direct.isError) ctx.fail(`a native call in both mode failed (${codeOf(both, direct)})`)
     },

@@ -28,6 +28,8 @@ const deferring = tool().chain((t) =>
 )
 const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } })
 const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
+/** A succeeding body that keeps its run context and concludes through it only after it returned: no conclusion. */
+const concludingLate = succeedingTool().map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude-later' }] } }))
 /** A body that dispatches a nested call whose success concludes: the body forwards that conclusion. */
 const nestedConcluding = withNested(
   fc.oneof({ weight: 3, arbitrary: succeedingTool().map(addConclude) }, { weight: 1, arbitrary: fc.oneof(concluding, tool()) }),
@@ -71,8 +73,10 @@ export default [
       tools: fc.oneof(
         { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
         { weight: 2, arbitrary: nestedConcluding },
+        { weight: 2, arbitrary: fc.array(concludingLate, { minLength: 1, maxLength: 1 }) },
       ),
-      post: fc.array(postListener, { maxLength: 1 }),
+      // A listener that delegates is where a conclusion made after the body returned would land.
+      post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
       calls: { max: 2 },
     }),
   ),

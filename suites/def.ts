@@ -103,11 +103,14 @@ export default [
   ),
 
   custom(
-    'DEF-2', 'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL',
-    fc.record({ name: toolName, scoped: fc.boolean() }),
+    'DEF-2',
+    'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL; ' +
+      'a disposer used again after the name was registered anew disposes nothing',
+    fc.record({ name: toolName, scoped: fc.boolean(), again: fc.boolean() }),
     (c) => [
       `tool ${c.name} registered ${c.scoped ? 'for agent A' : 'globally'}, then a second tool ${c.name} in the same layer`,
       `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
+      ...(c.again ? [`${c.name} is registered anew, called, the first disposer is called a second time, and ${c.name} is called once more`] : []),
     ],
     async (ctx, c) => {
       const registry = await ctx.registry()
@@ -125,7 +128,18 @@ export default [
       if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
       dispose()
       const after = await registry.execute(input(c.name, {}, callAs))
-      if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
+      if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
+      if (!c.again) return
+      try {
+        registry.register(liveTool(c.name, { execute: async () => ({ again: true }) }), scope)
+      } catch {
+        return ctx.fail('once disposed, the name could not be registered anew')
+      }
+      const anew = await registry.execute(input(c.name, {}, callAs))
+      if (anew.isError || JSON.stringify(anew.value) !== '{"again":true}') return ctx.fail('the tool registered anew is not the one that runs')
+      dispose()
+      const stale = await registry.execute(input(c.name, {}, callAs))
+      if (stale.isError || JSON.stringify(stale.value) !== '{"again":true}') ctx.fail('the first disposer, called again, removed the tool registered anew')
     },
   ),
 

@@ -14,9 +14,12 @@ import {
   quiet,
   scenario,
   succeedingTool,
+  timing,
   tool,
   wrapper,
+  type DecisionSpec,
   type FinalizeSpec,
+  type PostSpec,
   type ToolSpec,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
@@ -36,6 +39,11 @@ const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec 
 /** Every tool defers a well-formed context first, so what the finalizer does to contexts shows. */
 const deferringFirst = (t: ToolSpec, i: number): ToolSpec =>
   ({ ...t, body: { ...t.body, steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `context ${i}` }] } }, ...t.body.steps] } })
+
+/** Post-execute listeners ending with one that blocks: a blocked outcome is still finalized (FIN-2). */
+const blockingLast: fc.Arbitrary<PostSpec[]> = fc
+  .tuple(fc.array(postListener, { maxLength: 1 }), contentDesc.filter(isContent), timing)
+  .map(([before, feedback, t]) => [...before, { timing: t, decision: { kind: 'returns', value: { kind: 'block', feedback } } as DecisionSpec }])
 
 export default [
   custom(
@@ -102,6 +110,7 @@ export default [
       tools: finalizing(finalizer),
       pre: fc.array(preListener(preDecision({ malformed: 2, failing: 4 })), { minLength: 1, maxLength: 2 }),
       approval: defaults.approval,
+      post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
     }),
   ),
@@ -109,7 +118,13 @@ export default [
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',
     scenario({
       tools: finalizing(
-        fc.oneof(fc.constant<FinalizeSpec>({ kind: 'keep' }), finalizer, fc.constant<FinalizeSpec>({ kind: 'throws' }), oddFinalizer, replacingBlocks),
+        fc.oneof(
+          fc.constant<FinalizeSpec>({ kind: 'keep' }),
+          finalizer,
+          fc.constant<FinalizeSpec>({ kind: 'throws' }),
+          { weight: 2, arbitrary: oddFinalizer },
+          replacingBlocks,
+        ),
         false,
       ).map((tools) => tools.map(deferringFirst)),
       pre: fc.array(preListener(), { maxLength: 1 }),

@@ -1,15 +1,26 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
-import { guard, preDecision, preListener, runScenario, scenario, scenarioStory, type Scenario, type Trace } from '../harness/property/vocabulary.js'
+import {
+  defaults, guard, preDecision, preListener, runScenario, scenario, scenarioStory, type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
+} from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
+
+/** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
+const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
 export default [
   judged(
     'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
-    scenario({ guards: fc.array(guard, { minLength: 1, maxLength: 3 }), calls: { max: 2 } }),
+    // Listeners that decide well (a denial now and then): most calls reach the guards, falsy verdicts among them.
+    scenario({
+      pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
+      guards: fc.array(fc.oneof({ weight: 2, arbitrary: guard }, { weight: 1, arbitrary: falsyGuard }), { minLength: 1, maxLength: 3 }),
+      wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
+      calls: { max: 2 },
+    }),
   ),
 
   custom(

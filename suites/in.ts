@@ -16,6 +16,7 @@ import {
   timing,
   valueWords,
   tool,
+  withNested,
   wrapper,
   type ApprovalSpec,
   type CallSpec,
@@ -65,9 +66,12 @@ const failingWrapper: fc.Arbitrary<WrapperSpec> = fc.oneof(
     ),
   }),
 )
+/** What a body throws, null and undefined often: a registry reading `.message` of what was thrown fails on them. */
+const thrownOften = fc.oneof(thrown, fc.constantFrom<ValueDesc>(null, { $: 'undefined' }))
+
 const failingEverywhere = {
   // A third of the tools fail in their finalizer, a third in their body (with any thrown value, Errors or not).
-  tools: fc.uniqueArray(fc.tuple(tool(), fc.nat(2), thrown, fc.boolean()).map(([t, where, error, sync]): ToolSpec =>
+  tools: fc.uniqueArray(fc.tuple(tool(), fc.nat(2), thrownOften, fc.boolean()).map(([t, where, error, sync]): ToolSpec =>
     where === 0 ? t : where === 1 ? { ...t, finalize: { kind: 'throws' } } : {
       ...t,
       body: { ...t.body, outcome: { kind: sync ? 'throw' : 'reject', thrown: error } },
@@ -135,8 +139,8 @@ export default [
   ),
 
   judged(
-    'IN-3', 'each execution gets a fresh token, and every stage of one call sees the same token',
-    scenario({ calls: { max: 3, agents: true } }),
+    'IN-3', 'each execution gets a fresh token — a nested one too — and every stage of one call sees the same token',
+    scenario({ tools: fc.oneof(defaults.tools, { weight: 3, arbitrary: withNested(tool()) }), calls: { max: 3, agents: true } }),
   ),
 
   judged(

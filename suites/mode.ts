@@ -1,13 +1,19 @@
 /** MODE: concurrency classification, exclusive by default. */
 import fc from 'fast-check'
-import { quiet, scenario, times, tool, type CallSpec, type ToolSpec } from '../harness/property/vocabulary.js'
+import {
+  argumentClassifier, jsonValue, poisoned, quiet, scenario, times, tool, type CallSpec, type ClassifierSpec, type ToolSpec, type ValueDesc,
+} from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
 
+/** Classifiers that answer true, always or from the arguments they are handed. */
 const safeTools = fc.uniqueArray(
-  tool({ scoped: true, define: true }).map((t): ToolSpec => ({ ...t, classifier: { kind: 'returns', value: true } })),
+  fc.tuple(
+    tool({ scoped: true, define: true }),
+    fc.oneof(fc.constant<ClassifierSpec>({ kind: 'returns', value: true }), { weight: 3, arbitrary: argumentClassifier }),
+  ).map(([t, classifier]): ToolSpec => ({ ...t, classifier })),
   { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
 )
 /**
@@ -18,6 +24,12 @@ const anyTool = fc
   .tuple(tool({ scoped: true, define: true }), fc.nat(2), fc.boolean())
   .map(([{ define: _define, scope, ...t }, d, global]): ToolSpec => ({ ...t, ...(d === 0 ? { define: true } : {}), ...(scope && !global ? { scope } : {}) }))
 const anyTools = fc.uniqueArray(anyTool, { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
+
+/** Arguments that hold the keys an argument classifier reads, valid for every defineTool schema, and now and then anything. */
+const argumentsOften: fc.Arbitrary<ValueDesc> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ path: fc.string({ maxLength: 4 }), n: fc.integer({ min: -9, max: 9 }), q: jsonValue }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: fc.oneof(jsonValue, poisoned) },
+)
 
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
@@ -48,7 +60,7 @@ function batchStory(c: BatchCase): string[] {
 export default [
   judged(
     'MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true',
-    scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true } }),
+    scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true, args: argumentsOften } }),
   ),
 
   judged(

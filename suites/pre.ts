@@ -7,6 +7,8 @@ import {
   preListener,
   quiet,
   scenario,
+  tool,
+  toolName,
   wellFormedPre,
   wrapper,
   type DecisionSpec,
@@ -29,6 +31,15 @@ const around = (decisive: fc.Arbitrary<DecisionSpec>) =>
     fc.array(preListener(), { maxLength: 1 }),
   ).map(([before, d, after]): PreSpec[] => [...before, d, ...after])
 
+/**
+ * Tools named after Object.prototype members half the time (constructor most): a per-tool table
+ * looked up by name reaches Object.prototype for them, and an ask there may be lost.
+ */
+const prototypeNamedOften = fc.uniqueArray(
+  tool({ name: fc.oneof(toolName, fc.constantFrom('constructor', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__')) }),
+  { minLength: 1, maxLength: 2, selector: (t) => t.name },
+)
+
 export default [
   judged(
     'PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow',
@@ -42,7 +53,8 @@ export default [
     'PRE-3',
     'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, ' +
       'never an allow, even when an outer listener allows after next()',
-    scenario({ pre: around(returns(malformedPre)), perTool: malformedPre, calls: { max: 2 } }),
+    // Per-tool decisions three times in four: an app's approval table is where a falsy answer hides.
+    scenario({ pre: around(returns(malformedPre)), perTool: malformedPre, perToolShare: 75, calls: { max: 2 } }),
   ), preMalformedOverridden),
   withDirect(judged(
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
@@ -50,7 +62,7 @@ export default [
   ), preThrowOverridden),
   judged(
     'PRE-5', 'ask with no approval capability configured is a denial',
-    scenario({ pre: around(returns(ask)), perTool: ask, approval: fc.constant(undefined) }),
+    scenario({ tools: prototypeNamedOften, pre: around(returns(ask)), perTool: ask, approval: fc.constant(undefined) }),
   ),
   withDirect(judged(
     'PRE-6', 'a pending listener is awaited — even one an outer listener stopped waiting for — and if the caller aborted meanwhile the body never runs',
@@ -88,7 +100,10 @@ export default [
     scenario({
       // In each waterfall, listeners that call next() twice, sometimes followed by one that decides.
       pre: fc.tuple(
-        fc.array(preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate' })), { minLength: 1, maxLength: 2 }),
+        fc.array(
+          preListener(fc.constantFrom<DecisionSpec>({ kind: 'delegate-twice' }, { kind: 'delegate-again-later' }, { kind: 'delegate' })),
+          { minLength: 1, maxLength: 2 },
+        ),
         fc.option(preListener(preDecision({ malformed: 0, failing: 0 }).filter((d) => d.kind === 'returns')), { nil: undefined }),
       ).map(([twice, decider]) => (decider ? [...twice, decider] : twice)),
       wrappers: fc.tuple(

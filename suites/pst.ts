@@ -4,6 +4,7 @@ import {
   ANY_SCHEMA,
   contentDesc,
   contextDesc,
+  invalidOutput,
   isContent as isValidContent,
   isLosslessDesc,
   jsonOf,
@@ -25,12 +26,15 @@ import { postOverridden } from './overriding.js'
 import { withDirect } from './with-direct.js'
 
 const isValidContext = (c: ValueDesc) => isLosslessDesc(c) && (jsonOf(c) as { role?: unknown }).role === 'user'
+const schemaMisfit = invalidOutput.filter((o) => isLosslessDesc(o.value)).map((o) => o.value)
 /** Decisions that change a result, most of all the ones PST-1 allows: new content, a new value, a block. */
 const changing: fc.Arbitrary<PostSpec> = fc.record({
   timing: fc.constantFrom('sync' as const, 'await' as const),
   decision: fc.oneof(
     { weight: 3, arbitrary: contentDesc.filter(isValidContent).map((content): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content } })) },
     { weight: 2, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
+    // A lossless value most schemas reject: only re-validation keeps it from being published.
+    { weight: 1, arbitrary: schemaMisfit.map((value): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value } })) },
     { weight: 2, arbitrary: contentDesc.map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
     { weight: 2, arbitrary: postListener.map((p) => p.decision) },
     {
@@ -43,6 +47,8 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
+/** A succeeding tool whose output schema takes any JSON: every value a listener puts in place is valid and must be rendered. */
+const openTool = succeedingTool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA }))
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.oneof(
     {
@@ -79,7 +85,10 @@ export default [
     'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
     scenario({
       ...quiet,
-      tools: fc.array(fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
+      tools: fc.array(
+        fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 2, arbitrary: openTool }, { weight: 1, arbitrary: tool() }),
+        { minLength: 1, maxLength: 1 },
+      ),
       post: posts,
     }),
   ),

@@ -20,6 +20,8 @@ const HOST_FIELDS = ['execute', 'output', 'finalizeContent', 'timeoutMs', 'isCon
 
 interface ToolCase {
   name: string
+  /** Registered for this agent, where the adapter declares scopes (SCH-1 only). */
+  scope?: 'A' | 'B'
   parameters: ValueDesc
   extra: ExtraField[]
   host: boolean
@@ -32,6 +34,12 @@ const toolCase: fc.Arbitrary<ToolCase> = fc.record({
   host: fc.boolean(),
 })
 const toolCases = fc.uniqueArray(toolCase, { minLength: 1, maxLength: 3, selector: (t) => t.name })
+/** Some tools registered for agent A or B, a name sometimes in two layers: the projection for each agent shows it its own. */
+const scopedToolCases = fc.uniqueArray(
+  fc.tuple(toolCase, fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined, freq: 2 })).map(([c, scope]) => (scope ? { ...c, scope } : c)),
+  { minLength: 1, maxLength: 4, selector: (t) => `${t.name}/${t.scope ?? ''}` },
+)
+type Agent = 'A' | 'B' | undefined
 
 function extraWords(extra: ExtraField): string {
   const kind = [extra.enumerable ? '' : 'non-enumerable ', extra.symbol ? 'symbol-keyed ' : ''].join('')
@@ -41,13 +49,14 @@ function extraWords(extra: ExtraField): string {
 /** The tools a case registers, a line each: parameters, host fields, extras. */
 const toolsStory = (cases: ToolCase[]): string[] =>
   cases.map((c) => [
-    `tool ${c.name}: parameters ${valueWords(c.parameters)}`,
+    `tool ${c.name}${c.scope ? ` for agent ${c.scope} (globally without the scopes profile)` : ''}: parameters ${valueWords(c.parameters)}`,
     ...(c.host ? ['with host fields (timeoutMs, isConcurrencySafe, finalizeContent, presentCall, presentResult)'] : []),
     ...c.extra.map(extraWords),
   ].join('; '))
 
 function definition(c: ToolCase): ToolDefinition {
-  const def = liveTool(c.name, { parameters: buildValue(c.parameters) as never }) as unknown as Record<PropertyKey, unknown>
+  const description = `The ${c.name} tool${c.scope ? ` of agent ${c.scope}` : ''}.`
+  const def = liveTool(c.name, { description, parameters: buildValue(c.parameters) as never }) as unknown as Record<PropertyKey, unknown>
   if (c.host) {
     def.timeoutMs = 50
     def.isConcurrencySafe = () => true
@@ -69,9 +78,28 @@ function definition(c: ToolCase): ToolDefinition {
 function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefinition[] {
   return cases.map((c) => {
     const def = definition(c)
-    registry.register(def)
+    registry.register(def, c.scope === undefined ? undefined : { agent: registry.agent(c.scope) })
     return def
   })
+}
+
+/** Without the scopes profile every tool is global: a scoped case whose name a global one holds is left out. */
+function layered(cases: ToolCase[], scopes: boolean): ToolCase[] {
+  if (scopes) return cases
+  const kept: ToolCase[] = []
+  // Globals first, then each scoped name not yet held.
+  for (const c of [...cases.filter((g) => g.scope === undefined), ...cases.filter((g) => g.scope !== undefined)]) {
+    if (!kept.some((k) => k.name === c.name)) kept.push(c)
+  }
+  return kept.map(({ scope: _scope, ...c }) => c)
+}
+
+/** The description of each tool `agent` sees, by name: globals, shadowed by its own (SCP-1). */
+function visibleTo(cases: ToolCase[], agent: Agent): Map<string, string> {
+  const seen = new Map<string, string>()
+  for (const c of cases) if (c.scope === undefined) seen.set(c.name, definition(c).description)
+  for (const c of cases) if (agent !== undefined && c.scope === agent) seen.set(c.name, definition(c).description)
+  return seen
 }
 
 /** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */
@@ -81,19 +109,32 @@ export default [
   custom(
     'SCH-1',
     'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later',
-    toolCases,
-    (cases) => [...toolsStory(cases), 'each definition gains a field lateField after registration; schemas() is read'],
-    async (ctx, cases) => {
+    scopedToolCases,
+    (cases) => [
+      ...toolsStory(cases),
+      'each definition gains a field lateField after registration; schemas() is read, and with the scopes profile schemas({ agent }) for A and for B',
+    ],
+    async (ctx, all) => {
+      const scopes = ctx.adapter.profiles.includes('scopes')
+      const cases = layered(all, scopes)
       const registry = await ctx.registry()
       const defs = registerAll(registry, cases)
       for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
-      const listed = registry.schemas()
-      if (listed.length !== cases.length) ctx.fail(`schemas() listed ${listed.length} tools for ${cases.length} registered`)
-      for (const entry of listed) {
-        const keys = Reflect.ownKeys(entry as object).map(String).sort()
-        if (text(keys) !== text(['description', 'name', 'parameters'])) ctx.fail(`an entry has keys ${text(keys)}`)
-        const leaked = HOST_FIELDS.filter((f) => text(entry).includes(`"${f}"`) && !text(cases.map((c) => c.parameters)).includes(`"${f}"`))
-        if (leaked.length > 0) ctx.fail(`host fields leaked: ${leaked.join(', ')}`)
+      for (const agent of scopes ? [undefined, 'A', 'B'] as const : [undefined]) {
+        const listed = registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) })
+        const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+        const visible = visibleTo(cases, agent)
+        if (listed.length !== visible.size) ctx.fail(`${whose} listed ${listed.length} tools for ${visible.size} visible`)
+        for (const entry of listed) {
+          const keys = Reflect.ownKeys(entry as object).map(String).sort()
+          if (text(keys) !== text(['description', 'name', 'parameters'])) ctx.fail(`an entry of ${whose} has keys ${text(keys)}`)
+          const leaked = HOST_FIELDS.filter((f) => text(entry).includes(`"${f}"`) && !text(cases.map((c) => c.parameters)).includes(`"${f}"`))
+          if (leaked.length > 0) ctx.fail(`host fields leaked in ${whose}: ${leaked.join(', ')}`)
+          const { name, description } = entry as { name?: unknown; description?: unknown }
+          const own = visible.get(String(name))
+          if (own === undefined) ctx.fail(`${whose} listed ${text(name)}, which is not visible there`)
+          else if (description !== own) ctx.fail(`${whose} listed ${text(name)} from another layer than the one that agent sees`)
+        }
       }
     },
   ),

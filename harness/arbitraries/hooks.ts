@@ -24,24 +24,40 @@ export const wellFormedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.string({ maxLength: 6 }).map((reason) => ({ kind: 'ask', reason }) as ValueDesc),
 )
 
+/**
+ * Decisions whose kind (or reason) is a boxed string, `new String('allow')`: equal to a shape's
+ * loosely, never exactly; a registry that reads the kind through `valueOf()` or `==` lets them by.
+ */
+export const boxedPre: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
+  { kind: { $: 'boxed', value: 'allow' } },
+  { kind: { $: 'boxed', value: 'allow' }, reason: 'boxed' },
+  { kind: 'ask', reason: { $: 'boxed', value: 'why' } },
+)
+
 /** Anything that is not exactly one of the three shapes (PRE-3). */
 export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
-  fc.constantFrom<ValueDesc>(
-    { kind: 'deny' },
-    { kind: 'deny', reason: 1 },
-    { kind: 'Allow' },
-    { kind: 'allowed' },
-    { kind: 'permit' },
-    'allow',
-    true,
-    null,
-    { $: 'undefined' },
-    [],
-    { kind: { $: 'throwing-getter' } },
-    { kind: 'ask', reason: 7 },
-    { $: 'boolean-object' },
-  ),
-  unserialisable,
+  { weight: 1, arbitrary: boxedPre },
+  // Falsy answers that are not a decision: a registry reading the answer as a boolean lets them by.
+  { weight: 2, arbitrary: fc.constantFrom<ValueDesc>(null, { $: 'undefined' }, 0, '', false) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<ValueDesc>(
+      { kind: 'deny' },
+      { kind: 'deny', reason: 1 },
+      { kind: 'Allow' },
+      { kind: 'allowed' },
+      { kind: 'permit' },
+      'allow',
+      true,
+      null,
+      { $: 'undefined' },
+      [],
+      { kind: { $: 'throwing-getter' } },
+      { kind: 'ask', reason: 7 },
+      { $: 'boolean-object' },
+    ),
+  },
+  { weight: 2, arbitrary: unserialisable },
 )
 
 export const preDecision = (weights = { malformed: 2, failing: 1 }): fc.Arbitrary<DecisionSpec> =>
@@ -56,6 +72,12 @@ export const preDecision = (weights = { malformed: 2, failing: 1 }): fc.Arbitrar
 export const preListener = (decision = preDecision()): fc.Arbitrary<PreSpec> =>
   fc.record({ scope, timing, decision, tamper: fc.boolean(), attack: preAttack }, { requiredKeys: ['timing', 'decision'] }).map(withAttack)
 
+/** The one granting answer boxed (`new String('allowed-once')`): equal to it loosely, never exactly. */
+export const boxedGrant: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
+  { $: 'boxed', value: 'allowed-once' },
+  { $: 'promise', value: { $: 'boxed', value: 'allowed-once' } },
+)
+
 export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<ValueDesc>('allowed-once', 'rejected', 'cancelled', 'unavailable') },
   {
@@ -67,6 +89,7 @@ export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
       { $: 'promise', value: 'allowed-once' }, { $: 'boolean-object' },
     ),
   },
+  { weight: 1, arbitrary: boxedGrant },
 )
 
 export const approval: fc.Arbitrary<ApprovalSpec> = fc.oneof(

@@ -32,6 +32,8 @@ export interface ScenarioShape {
    * tool may have a well-formed decision of its own.
    */
   perTool?: fc.Arbitrary<ValueDesc>
+  /** The share (0-100) of cases that place `perTool` as a per-tool decision; 50 unless given. */
+  perToolShare?: number
   guards?: fc.Arbitrary<GuardSpec[]>
   wrappers?: fc.Arbitrary<WrapperSpec[]>
   post?: fc.Arbitrary<PostSpec[]>
@@ -77,7 +79,7 @@ export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
       approval: shape.approval ?? defaults.approval,
       mode: shape.mode ?? fc.constant(undefined),
     })
-    .chain((parts) => (shape.perTool ? perToolInstead(parts, shape.perTool) : fc.constant(parts)))
+    .chain((parts) => (shape.perTool ? perToolInstead(parts, shape.perTool, shape.perToolShare ?? 50) : fc.constant(parts)))
     .chain((parts) =>
       calls(parts.tools, { sameCallId: shape.concurrent ? 0 : 10, ...shape.calls }).map((callList) => assemble(parts, callList, shape)),
     )
@@ -121,13 +123,13 @@ type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'p
   mode: Scenario['config']['mode']
 }
 
-function perToolInstead(parts: ScenarioParts, value: fc.Arbitrary<ValueDesc>): fc.Arbitrary<ScenarioParts> {
+function perToolInstead(parts: ScenarioParts, value: fc.Arbitrary<ValueDesc>, share: number): fc.Arbitrary<ScenarioParts> {
   const names = [...new Set(parts.tools.map((t) => t.name))]
   const other = (tool: string) => names.filter((n) => n !== tool)
   const another = (tool: string) =>
     other(tool).length ? fc.option(fc.record({ tool: fc.constantFrom(...other(tool)), decision: wellFormedPre }), { nil: undefined }) : fc.constant(undefined)
   const decisions = fc.constantFrom(...names).chain((tool) => fc.tuple(value.map((decision): ToolDecisionSpec => ({ tool, decision })), another(tool)))
-  return fc.tuple(fc.boolean(), decisions).map(([instead, [decisive, second]]) =>
+  return fc.tuple(fc.nat(99).map((n) => n < share), decisions).map(([instead, [decisive, second]]) =>
     instead ? { ...parts, pre: [], toolDecisions: second ? [decisive, second] : [decisive] } : parts,
   )
 }

@@ -14,6 +14,12 @@ export const toolName = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf') },
 )
 
+/**
+ * A classifier that answers from its argument (true when it holds `path`, `n` or `q`, keys the
+ * generated calls' arguments use): what the registry hands it must be the call's arguments.
+ */
+export const argumentClassifier: fc.Arbitrary<ClassifierSpec> = fc.constantFrom('path', 'n', 'q').map((key) => ({ kind: 'has-key', key }))
+
 /** Every kind of classifier answer (MODE-1, MODE-2). */
 export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<ClassifierSpec>({ kind: 'returns', value: true }) },
@@ -40,6 +46,7 @@ export const classifier: fc.Arbitrary<ClassifierSpec> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ClassifierSpec>({ kind: 'throws' }) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 'true', 1).map((value) => ({ kind: 'not-a-function', value }) as ClassifierSpec) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>(true, 1).map((value) => ({ kind: 'getter-returns', value }) as ClassifierSpec) },
+  { weight: 2, arbitrary: argumentClassifier },
 )
 
 export const bodyStep: fc.Arbitrary<BodyStep> = fc.oneof(

@@ -11,7 +11,7 @@ import { loadMutants } from '../mutation/kill.js'
 import { measureAgainstBaseline } from './baseline-commit.js'
 import { measureCertifyCli } from './certify-cli.js'
 import { measureCertifyTime } from './certify-time.js'
-import { measureDetection } from './detection.js'
+import { DETECTION_RUNS, detectionRow, measureDetection } from './detection.js'
 import { measureExecuteCost } from './execute-cost.js'
 import { measureSandboxCost } from './sandbox-cost.js'
 import { measureSupervisionCost } from './supervision-cost.js'
@@ -43,7 +43,9 @@ const baseline = baselineRef ? measureAgainstBaseline(baselineRef, repeats, 1) :
 progress('cost of the run_code sandbox')
 const sandboxCost = await measureSandboxCost(repeats, quick ? 5 : 20)
 if (withDetection) progress(`runs-to-detection over ${seeds.length} seeds`)
-const detection = withDetection ? await measureDetection(await loadMutants(), seeds) : []
+const onMutant = (rows: { mutant: string; missedSeeds: number[] }[]) =>
+  progress(`detection: ${rows[0]?.mutant}${rows.some((r) => r.missedSeeds.length > 0) ? ' (missed on some seeds)' : ''}`)
+const detection = withDetection ? await measureDetection(await loadMutants(), seeds, onMutant) : []
 progress('cost of supervising each case (in process, with and without)')
 const supervisionCost = await measureSupervisionCost(reference, repeats, 1)
 
@@ -101,12 +103,16 @@ const lines = [
 if (withDetection) {
   const slow = detection.filter((d) => d.survivedSeeds > 0 || d.casesToDetection.median > 10)
   const slowList = slow.map((d) => `${d.mutant}/${d.clause}`).join(', ')
+  const missed = detection.filter((d) => d.survivedSeeds > 0)
   lines.push(
     '',
-    `| mutant | clause | cases to detection (${seeds.length} seeds) | survived seeds |`,
-    '|---|---|---|---|',
-    ...detection.map((d) => `| ${d.mutant} | ${d.clause} | ${fmt(d.casesToDetection, 0)} | ${d.survivedSeeds} |`),
+    `| mutant | clause | cases to detection (${seeds.length} seeds) | on seeds ${seeds.join(', ')} | seeds where not found at ${DETECTION_RUNS} runs |`,
+    '|---|---|---|---|---|',
+    ...detection.map((d) => detectionRow(d, (s) => fmt(s, 0))),
     '',
+    missed.length === 0
+      ? `Every mutant is found on every seed at ${DETECTION_RUNS} runs.`
+      : `Not found on some seed at ${DETECTION_RUNS} runs: ${missed.map((d) => `${d.mutant}/${d.clause} (${d.missedSeeds.join(', ')})`).join(', ')}`,
     slow.length === 0 ? 'Every mutant is detected within a median of 10 cases.' : `Above the target (median ≤ 10, no survivors): ${slowList}`,
   )
 } else lines.push('', 'Runs-to-detection not measured (--no-detection).')

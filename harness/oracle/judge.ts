@@ -12,8 +12,9 @@ import { reporter, type Finding } from './checks/call-view.js'
 import { absentPathBroken, in2Consistency, judgeNested } from './checks/code-mode.js'
 import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
-import { tokenOfItsOwn } from './checks/immutability.js'
+import { nestedTokensOfTheirOwn, tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
+import { replacedValueRerendered } from './checks/rerendered.js'
 import { rootOnly, voidAfterTamper } from './checks/one-verdict.js'
 import type { Violation } from './violation.js'
 
@@ -44,8 +45,10 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
     finalizerOwnership(view)
     noResurrection(view)
     renderSnapshot(view)
+    replacedValueRerendered(view)
     tokenOfItsOwn(view, owners)
   })
+  nestedTokensOfTheirOwn(trace, owners, out)
   absentPathBroken(scenario, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {

@@ -8,6 +8,7 @@ export { resurrectingWrites } from '../arbitraries/attacks.js'
 export {
   approval,
   approvalOutcome,
+  boxedGrant,
   guard,
   madeUpNonLosslessMeta,
   malformedPre,
@@ -23,6 +24,7 @@ export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOu
 export { defaults, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 export {
+  argumentClassifier,
   bodyStep,
   extraField,
   finalizer,
@@ -48,6 +50,7 @@ export type {
   ApprovalSpec,
   BodyStep,
   CallSpec,
+  ClassifierSpec,
   DecisionSpec,
   ExtraField,
   FinalizeSpec,

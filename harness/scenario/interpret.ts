@@ -82,6 +82,8 @@ class ScenarioRun {
   private readonly tokenOwners = new Map<unknown, string>()
   /** The callId handed to execute for each call still in flight → that call's harness identity. */
   private readonly inFlight = new Map<string, string>()
+  /** The signal each call was handed by its caller (the harness, or the body that dispatched it), by harness identity. */
+  private readonly callerSignals = new Map<string, AbortSignal>()
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
   private registry: RegistryUnderTest | undefined
@@ -176,6 +178,7 @@ class ScenarioRun {
     // Two calls may share a callId (run one after another): the trace still tells them apart.
     const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
     const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    this.callerSignals.set(callId, controller.signal)
     if (spec.program) {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
@@ -304,6 +307,13 @@ class ScenarioRun {
         return next()
       case 'delegate-twice':
         return next().then(() => next())
+      case 'delegate-again-later': {
+        // A saved next() used after its listener returned: once the call has entered its next stage.
+        const first = next()
+        const again = () => void next().catch(() => undefined)
+        void first.then(() => this.pendingWrites.push(again), () => undefined)
+        return first
+      }
       case 'returns':
         return buildValue(decision.value)
       case 'throws':
@@ -389,14 +399,15 @@ class ScenarioRun {
   private approval(spec: ApprovalSpec, req: Parameters<NonNullable<RegistryConfig['approval']>['request']>[0]) {
     const id = readField(req, 'callId')
     const call = (typeof id === 'string' ? this.inFlight.get(id) : undefined) ?? '?'
-    const input = this.scenario.calls[Number(call.slice(1))]
+    const callerSignal = this.callerSignals.get(call)
     this.events.push({
       ev: 'approval-request',
       call,
       keys: Object.keys(req ?? {}).sort(),
       toolName: req?.toolName,
       reason: req?.reason,
-      signalIsCaller: req?.signal instanceof AbortSignal && (input !== undefined || this.nested.some((r) => r.callId === call)),
+      // The caller's signal itself (APR-1), not one merely of its type.
+      signalIsCaller: callerSignal !== undefined && req?.signal === callerSignal,
     })
     this.flushWrites()
     switch (spec.kind) {
@@ -489,6 +500,10 @@ class ScenarioRun {
         return
       case 'getter-returns':
         Object.defineProperty(def, 'isConcurrencySafe', { enumerable: true, configurable: true, get: () => () => buildValue(c.value) })
+        return
+      case 'has-key':
+        def.isConcurrencySafe = (args: unknown) =>
+          typeof args === 'object' && args !== null && !Array.isArray(args) && Object.prototype.hasOwnProperty.call(args, c.key)
     }
   }
 
@@ -533,12 +548,14 @@ class ScenarioRun {
   private async body(registry: RegistryUnderTest, spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
     const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
+    let concludeLater = false
     try {
       this.attack('body', call, 'exec', ctx, spec.attack?.body)
       for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
         else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
         else if (step.kind === 'conclude') ctx.concludeTurn()
+        else if (step.kind === 'conclude-later') concludeLater = true
         else await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
       }
       const outcome = spec.body.outcome
@@ -556,11 +573,13 @@ class ScenarioRun {
     } finally {
       if (record) record.bodySignalAborted = ctx.signal.aborted
       this.leave('body', call, 0)
+      if (concludeLater) void Promise.resolve().then(() => this.pendingWrites.push(() => concludeOn(ctx)))
     }
   }
 
   private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {
     const input: ToolExecutionInput = { callId, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
+    this.callerSignals.set(callId, ctx.signal)
     if (ctx.agent !== undefined) input.agent = ctx.agent
     const record: CallRecord = { callId: input.callId, observed: [] }
     this.nested.push(record)
@@ -577,6 +596,15 @@ class ScenarioRun {
       this.inFlight.delete(input.callId)
     }
     this.events.push({ ev: 'settled', call: callId })
+  }
+}
+
+/** A saved run context used after its body returned: whatever it does, it must change nothing. */
+function concludeOn(ctx: ToolRunContext): void {
+  try {
+    ctx.concludeTurn()
+  } catch {
+    // Refusing a call from a context whose body has returned is as good as ignoring it.
   }
 }
 

@@ -26,7 +26,7 @@ export function unwrapPromise(desc: ValueDesc): ValueDesc {
   return tagOf(desc) === 'promise' ? unwrapPromise((desc as { value: ValueDesc }).value) : desc
 }
 
-const OBJECT_TAGS = new Set(['proxy', 'getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'sparse'])
+const OBJECT_TAGS = new Set(['proxy', 'getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'boxed', 'sparse'])
 
 /** Whether `desc` builds an object (arrays included). */
 export function isObjectDesc(desc: ValueDesc): boolean {

@@ -8,7 +8,7 @@ const scope = { enum: ['A', 'B'] }
 const decision = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['delegate', 'delegate-twice', 'returns', 'throws', 'rejects'] }, value: desc },
+  properties: { kind: { enum: ['delegate', 'delegate-twice', 'delegate-again-later', 'returns', 'throws', 'rejects'] }, value: desc },
   additionalProperties: false,
 }
 const projection = {
@@ -80,7 +80,11 @@ export const SCENARIO_SCHEMA = {
           classifier: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns'] }, value: desc },
+            properties: {
+              kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns', 'has-key'] },
+              value: desc,
+              key: { type: 'string' },
+            },
             additionalProperties: false,
           },
           body: {
@@ -93,7 +97,12 @@ export const SCENARIO_SCHEMA = {
                 items: {
                   type: 'object',
                   required: ['kind'],
-                  properties: { kind: { enum: ['await', 'defer', 'conclude', 'dispatch'] }, context: desc, tool: { type: 'string' }, args: desc },
+                  properties: {
+                    kind: { enum: ['await', 'defer', 'conclude', 'conclude-later', 'dispatch'] },
+                    context: desc,
+                    tool: { type: 'string' },
+                    args: desc,
+                  },
                   additionalProperties: false,
                 },
               },
@@ -229,6 +238,7 @@ export const SCENARIO_SCHEMA = {
               'date',
               'instance',
               'boolean-object',
+              'boxed',
               'promise',
               'throwing-getter',
               'getter',

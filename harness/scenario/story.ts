@@ -37,6 +37,8 @@ function classifier(spec: ClassifierSpec): string {
       return `classifier is ${showValue(spec.value)}`
     case 'getter-returns':
       return `classifier getter returns ${showValue(spec.value)}`
+    case 'has-key':
+      return `classifier returns true when its argument has the key ${showValue(spec.key)}`
   }
 }
 
@@ -44,6 +46,7 @@ function body(spec: BodySpec): string {
   const steps = spec.steps.map((step) => {
     if (step.kind === 'defer') return `defers ${showValue(step.context)}`
     if (step.kind === 'dispatch') return `calls ${step.tool}(${showValue(step.args)})`
+    if (step.kind === 'conclude-later') return 'concludes the turn through its saved context after returning'
     return step.kind === 'conclude' ? 'concludes the turn' : 'awaits'
   })
   const o = spec.outcome
@@ -74,6 +77,7 @@ function tool(spec: ToolSpec): string {
 function decision(spec: DecisionSpec): string {
   if (spec.kind === 'returns') return `answers ${showValue(spec.value)}`
   if (spec.kind === 'delegate-twice') return 'calls next() twice'
+  if (spec.kind === 'delegate-again-later') return 'delegates, and calls next() again after it returned'
   return spec.kind === 'delegate' ? 'delegates' : spec.kind
 }
 

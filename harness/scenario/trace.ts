@@ -41,6 +41,7 @@ export type TraceEvent =
   | StageEvent
   | { ev: 'leave'; stage: Stage; call: string; index: number }
   | { ev: 'abort'; call: string }
+  /** `signalIsCaller`: the request's signal is the very signal the call's caller handed in (APR-1). */
   | { ev: 'approval-request'; call: string; keys: string[]; toolName: unknown; reason: unknown; signalIsCaller: boolean }
   | { ev: 'tamper'; call: string; changed: string[] }
   /** A hostile hook's writes on what it was handed; `changed` lists the paths that took effect. */

@@ -21,6 +21,8 @@ export type Tagged =
   | { $: 'date' }
   | { $: 'instance' }
   | { $: 'boolean-object' }
+  /** A primitive in its wrapper object (`new String('allowed-once')`): equal to it loosely, never exactly. */
+  | { $: 'boxed'; value: string | number | boolean }
   | { $: 'promise'; value: ValueDesc }
   | { $: 'throwing-getter' }
   | { $: 'getter'; value: ValueDesc }
@@ -39,11 +41,15 @@ export type ClassifierSpec =
   | { kind: 'throws' }
   | { kind: 'not-a-function'; value: ValueDesc }
   | { kind: 'getter-returns'; value: ValueDesc }
+  /** Answers from its argument: exactly `true` when it is an object with its own `key`, else `false`. */
+  | { kind: 'has-key'; key: string }
 
 export type BodyStep =
   | { kind: 'await' }
   | { kind: 'defer'; context: ValueDesc }
   | { kind: 'conclude' }
+  /** Keep the run context and call concludeTurn() on it once the call has entered its next stage, after the body returned (CTX-2). */
+  | { kind: 'conclude-later' }
   /** Call another tool as a nested call carrying this execution's token as parent (CODE-2). */
   | { kind: 'dispatch'; tool: string; args: ValueDesc }
 
@@ -113,6 +119,8 @@ export interface ToolSpec {
 export type DecisionSpec =
   | { kind: 'delegate' }
   | { kind: 'delegate-twice' }
+  /** Returns next()'s decision, keeps next, and calls it again once the call has entered its next stage (PRE-8). */
+  | { kind: 'delegate-again-later' }
   | { kind: 'returns'; value: ValueDesc }
   | { kind: 'throws' }
   | { kind: 'rejects' }

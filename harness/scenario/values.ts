@@ -71,6 +71,8 @@ function buildTagged(desc: Tagged): unknown {
     case 'boolean-object':
       // eslint-disable-next-line no-new-wrappers
       return new Boolean(true)
+    case 'boxed':
+      return Object(desc.value) as object
     case 'promise':
       return Promise.resolve(buildValue(desc.value))
     case 'throwing-getter': {

@@ -14,11 +14,14 @@ import { readSafe, reporter, type Finding } from './call-view.js'
 
 /**
  * Judges the nested calls like any call. Skipped when the caller aborted: the nested call shares
- * its signal, and where that abort lands is not the nested call's to explain.
+ * its signal, and where that abort lands is not the nested call's to explain; and when the body
+ * ran more than once (a wrapper's second next(), PRE-8's case), which dispatched each nested call
+ * again under the same name.
  */
 export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec: CallSpec, callId: string, out: Finding[]): void {
   if (!e.tool || trace.events.some((x) => x.ev === 'abort' && x.call === callId)) return
-  if (!trace.events.some((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)) return
+  const bodies = trace.events.filter((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId).length
+  if (bodies !== 1) return
   e.tool.body.steps.forEach((step, at) => {
     if (step.kind !== 'dispatch') return
     const nestedId = `${callId}/${at}`

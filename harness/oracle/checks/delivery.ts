@@ -1,7 +1,8 @@
 /**
- * Delivery: FIN-2, RES-1, RES-4 — finalizeContent runs exactly once for a visible tool that has
- * one (never otherwise), and the observers in scope are notified in order, each with the very
- * object execute resolved with, the ones after a throwing observer included.
+ * Delivery: FIN-2, FIN-4, RES-1, RES-4 — finalizeContent runs exactly once for a visible tool that
+ * has one (never otherwise; one that threw is never called again: FIN-4), and the observers in
+ * scope are notified in order, each with the very object execute resolved with, the ones after a
+ * throwing observer included.
  */
 import { show } from '../../safe/safe-read.js'
 import { count, type SettledView } from './call-view.js'
@@ -11,7 +12,11 @@ export function finalizedOnce(view: SettledView): void {
   if (!e.tool) return
   const expected = e.finalizeRuns ? 1 : 0
   const ran = count(view, 'finalize')
-  if (ran !== expected) view.report('delivery')(e.clauseOf.finalize, 'finalize-count', `finalizeContent ran ${ran} times, expected ${expected}`)
+  if (ran === expected) return
+  // A finalizer that throws and is called again breaks FIN-4's own rule first ("it is not called again").
+  const again = expected === 1 && ran > 1 && e.tool.finalize?.kind === 'throws'
+  const clause = again ? 'FIN-4' : e.clauseOf.finalize
+  view.report('delivery')(clause, again ? 'finalize-after-throw' : 'finalize-count', `finalizeContent ran ${ran} times, expected ${expected}`)
 }
 
 export function observersNotified(view: SettledView): void {

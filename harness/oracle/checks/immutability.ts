@@ -6,9 +6,9 @@
  */
 import { isDeepFrozen } from '../../scenario/inspect.js'
 import { isLosslessDesc, jsonOf } from '../../scenario/read-desc.js'
-import type { Stage } from '../../scenario/trace.js'
+import type { Stage, Trace } from '../../scenario/trace.js'
 import { deepEqualJson } from '../json-equal.js'
-import type { CallView, SettledView } from './call-view.js'
+import { reporter, stageEvents, type CallView, type Finding, type SettledView } from './call-view.js'
 
 /** The clause of a stage's frozen execution: RES-2 for observers, IN-1 for the rest. */
 export const execClause = (stage: Stage | 'approval'): string => (stage === 'observer' ? 'RES-2' : 'IN-1')
@@ -54,6 +54,22 @@ export function tamperTookEffect(view: Pick<CallView, 'trace' | 'callId' | 'repo
 export function oneToken(view: CallView): void {
   const tokens = new Set(view.entered.map((x) => x.token))
   if (tokens.size > 1) view.report('immutability')('IN-3', 'tokens-within-call', 'stages of one call saw different tokens')
+}
+
+/**
+ * IN-3 for the nested calls bodies dispatched, after the top-level calls: a nested call is an
+ * execution of its own, so a token its stages saw must not be its parent's or any other call's.
+ */
+export function nestedTokensOfTheirOwn(trace: Trace, owners: Map<number, string>, out: Finding[]): void {
+  for (const record of trace.nested ?? []) {
+    const entered = stageEvents(trace, record.callId)
+    const report = reporter('immutability', out, record.callId)
+    for (const x of entered) {
+      const owner = owners.get(x.token)
+      if (owner !== undefined && owner !== record.callId) report('IN-3', 'token-of-another-call', `${record.callId} saw the token of ${owner}`)
+      owners.set(x.token, record.callId)
+    }
+  }
 }
 
 /** IN-3: no two calls of a case see one token (`owners`: token → the call that saw it first). */

@@ -120,7 +120,7 @@ function approvalRequests(view: CallView, report: Report): void {
       report(c.approvalRequest, 'approval-arguments', 'the approval request carried the arguments')
     }
     if (request.toolName !== spec.tool) report(c.approvalRequest, 'approval-tool', `the approval request named tool ${show(request.toolName)}`)
-    if (!request.signalIsCaller) report(c.approvalRequest, 'approval-signal', 'the approval request carried no signal')
+    if (!request.signalIsCaller) report(c.approvalRequest, 'approval-signal', "the approval request carried no signal, or another than the caller's")
     if (request.reason !== e.askReason) {
       report(c.approvalRequest, 'approval-reason', `the approval request carried the reason ${show(request.reason)}, expected ${show(e.askReason)}`)
     }

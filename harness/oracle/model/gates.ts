@@ -57,7 +57,7 @@ function preWaterfall(specs: PreSpec[], applicable: number[], toolDecision: Valu
   for (const index of applicable) {
     entered++
     const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice') continue
+    if (d.kind === 'delegate' || d.kind === 'delegate-twice' || d.kind === 'delegate-again-later') continue
     if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
     return decided(d.value, entered)
   }

@@ -12,7 +12,7 @@ export function postWaterfall(specs: PostSpec[], applicable: number[], tool: Too
   for (const index of applicable) {
     entered++
     const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice') continue
+    if (d.kind === 'delegate' || d.kind === 'delegate-twice' || d.kind === 'delegate-again-later') continue
     decision = d
     break
   }
@@ -21,7 +21,7 @@ export function postWaterfall(specs: PostSpec[], applicable: number[], tool: Too
 
 /** Whether a listener in scope decides rather than delegates (its decision may change the outcome). */
 export function postDecides(specs: PostSpec[], applicable: number[]): boolean {
-  return applicable.some((index) => !['delegate', 'delegate-twice'].includes(specs[index]!.decision.kind))
+  return applicable.some((index) => !['delegate', 'delegate-twice', 'delegate-again-later'].includes(specs[index]!.decision.kind))
 }
 
 function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: PredictedOutcome, shapes: ShapeLatitude): PredictedOutcome {

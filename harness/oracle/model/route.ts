@@ -123,5 +123,10 @@ function predictMode(tool: ToolSpec | undefined, call: CallSpec): Mode {
   if (tool.define && !matchesSchema(jsonOf(tool.parameters), jsonOf(call.args))) return 'exclusive'
   const c = tool.classifier
   if (c.kind === 'returns' || c.kind === 'getter-returns') return c.value === true ? 'parallel' : 'exclusive'
+  if (c.kind === 'has-key') return hasOwnKey(jsonOf(call.args), c.key) ? 'parallel' : 'exclusive'
   return 'exclusive'
+}
+
+function hasOwnKey(json: unknown, key: string): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && Object.prototype.hasOwnProperty.call(json, key)
 }

@@ -79,6 +79,9 @@ export default [
         tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })),
         { minLength: 1, maxLength: 1 },
       ),
+      // Half the cases have no pre-execute listener: a published success is what META-2 is about,
+      // and the default listeners deny most calls.
+      pre: fc.oneof(defaults.pre, quiet.pre),
       wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
       post: fc.array(
         fc.oneof(

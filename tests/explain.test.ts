@@ -88,7 +88,7 @@ describe('certify and replay explain a failure the same way', () => {
     const replayed = printed.join('\n')
     for (const text of [certified!, replayed]) {
       expect(text).toMatch(/^ {4}call c0: /m)
-      expect(text).toMatch(/^ {4}tool \S+: /m)
+      expect(text).toMatch(/^ {4}tool \S+( \(agent \w\))?: /m)
       expect(text).toMatch(/^ {4}▶ +\d+ {2}c0 {2}enter finalize #0\b.*◀ FIN-2/m)
     }
   })

@@ -44,16 +44,24 @@ export function endTree(leader, mark) {
  * out too), its tree and itself.
  */
 export function endOrphan(supervisor) {
-  for (const folder of runFoldersOf(supervisor)) {
-    try {
-      // Retried: the watchdog thread of this child (or another) may write a file into it meanwhile.
-      rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 10 })
-    } catch {
-      // the next run's sweep removes it (its supervisor is dead)
+  // Until none is left, and only then the kill: this process's main thread and its watchdog thread
+  // (and other children) may be removing the same folders at once, and writing into them.
+  for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+    const folders = runFoldersOf(supervisor)
+    if (folders.length === 0) break
+    for (const folder of folders) {
+      try {
+        rmSync(folder, { recursive: true, force: true })
+      } catch {
+        // removed meanwhile, or written into: looked at again
+      }
     }
   }
   endOwnTree()
 }
+
+/** Past these, the next run's sweep removes what is left (its supervisor is dead). */
+const REMOVE_ATTEMPTS = 20
 
 /** A run folder: `toolreg-child-<supervisor pid>-` and mkdtemp's suffix, in the temporary folder. */
 export const RUN_FOLDER_PREFIX = 'toolreg-child-'

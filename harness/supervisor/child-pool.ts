@@ -153,6 +153,9 @@ export class ChildPool {
 
   async close(): Promise<void> {
     clearTimeout(this.budgetTimer)
+    // Removed while the children live: this process killed after they exited would leave it to nobody.
+    // A stopping child's records are not read.
+    removeRunFolder(this.runDir)
     try {
       await Promise.all(this.slots.map((c) => c?.stop()))
     } finally {

@@ -5,7 +5,7 @@
  * supervisor's run folders as they end (safe/process-tree.mjs), and to the next run, which
  * removes every run folder whose supervisor is no longer alive.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RUN_FOLDER_PREFIX as PREFIX } from '../safe/process-tree.mjs'
@@ -20,9 +20,18 @@ export function makeRunFolder(): string {
   return mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`))
 }
 
+/** Never throws: a child's watchdog thread may write into it meanwhile (retried), and what is left the next run sweeps. */
 export function removeRunFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true })
+  for (let attempt = 0; attempt < REMOVE_ATTEMPTS && existsSync(dir); attempt++) {
+    try {
+      rmSync(dir, { recursive: true, force: true })
+    } catch {
+      // ENOTEMPTY: a file written meanwhile; looked at again
+    }
+  }
 }
+
+const REMOVE_ATTEMPTS = 20
 
 /** Removes the run folders (in `root`) of supervisors that are gone, and legacy child folders older than a day. */
 export function sweepStaleRunFolders(root = tmpdir(), now = Date.now()): void {

@@ -11,7 +11,7 @@
  * a starved supervisor runs its timers before it reads the heartbeats queued meanwhile.
  */
 import type { ChildProcess } from 'node:child_process'
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildInit, FromChild, ToChild } from './child-messages.js'
 import { ownClock } from '../safe/own-time.mjs'
@@ -19,6 +19,7 @@ import { takeEarly } from './early-child.mjs'
 import { endTree } from '../safe/process-tree.mjs'
 import { startChild } from './start-child.mjs'
 import { readMessage } from './read-message.js'
+import { removeRunFolder } from './run-folder.js'
 import { residentMemory } from './resident-memory.js'
 import { processMemoryCapMb } from '../engine/resolve-run.js'
 import type { ChildDeath, ChildEnd } from '../engine/verdict.js'
@@ -250,8 +251,8 @@ export class SupervisedChild {
     const exit = readExit(this.stateDir)
     // The watchdog thread's judgement, when its kill is what ended the child.
     const judged = signal === 'SIGKILL' && !this.killedFor ? readKilled(this.stateDir) : undefined
-    rmSync(this.stateDir, { recursive: true, force: true })
     this.endTree()
+    removeRunFolder(this.stateDir)
     const killed = this.killedFor ?? judged?.killed
     this.death = {
       ended: { exitCode, signal, ...(killed ? { killed } : {}), ...(outOfMemory ? { outOfMemory: true as const } : {}) },

@@ -3,20 +3,13 @@
 // starved of CPU by other processes does not, and where the kernel's statistics cannot be read
 // the clock counts wall time without a jump. Starvation is made deterministic by pinning the
 // measured processes and CPU hogs to one CPU (taskset), else by more hogs than CPUs.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ownClock } from '../harness/safe/own-time.mjs'
+import { pinned, pinning } from './one-cpu.js'
 
 const OWN_TIME = new URL('../harness/safe/own-time.mjs', import.meta.url).href
-const pinning = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true'])
-    return true
-  } catch {
-    return false
-  }
-})()
 const HOGS = pinning ? 3 : 4 * availableParallelism()
 const started: ChildProcess[] = []
 /** How far own time may read ahead: the kernel counts a wait for the CPU a little after it ends. */
@@ -25,7 +18,7 @@ const WAIT_SLACK_MS = 100
 /** A node process running `script`, on CPU 0 when pinning is possible. */
 function node(script: string): ChildProcess {
   const args = ['--input-type=module', '-e', script]
-  const child = pinning ? spawn('taskset', ['-c', '0', process.execPath, ...args]) : spawn(process.execPath, args)
+  const child = spawn(...pinned(process.execPath, args))
   started.push(child)
   return child
 }

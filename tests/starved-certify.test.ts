@@ -6,29 +6,20 @@
 // time (harness/safe/own-time.mjs), where the heartbeat is seen: a starved child is not a blocked
 // one. The synchronous loops that must still be caught are in child-supervision.test.ts and
 // hostile.test.ts.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, expect, test } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
+import { pinned, pinning } from './one-cpu.js'
 
 const BOUND_MS = 120_000
 const CLAUSES = ['DEF-2', 'PRE-1', 'CODE-3']
 const ARGS = ['harness/cli/toolreg.mjs', 'certify', '--no-corpus', '--seed', '1', '--case-timeout', '1s']
-const pinning = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true'])
-    return true
-  } catch {
-    return false
-  }
-})()
 /** Without taskset the hogs spread over every CPU: as many per CPU as pinned ones on one. */
 const HOGS = pinning ? 8 : 8 * availableParallelism()
-/** The command and its arguments, on CPU 0 when pinning is possible. */
-const pinned = (command: string, args: string[]): [string, string[]] => (pinning ? ['taskset', ['-c', '0', command, ...args]] : [command, args])
 const hogs: ChildProcess[] = []
 
 afterAll(() => {

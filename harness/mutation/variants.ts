@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ConformanceAdapter } from '../contract/adapter.js'
 import { checkProperty } from '../engine/check-property.js'
+import { DEFAULT_RUNS } from '../engine/resolve-run.js'
 import { applicable } from '../in-vitest/define-suite.js'
 import { PROPERTIES } from '../../suites/index.js'
 
@@ -46,12 +47,17 @@ export interface VariantResult {
   detail?: string
 }
 
-/** Certifies `variant` on every applicable property (R and S) at one seed. */
+/**
+ * Certifies `variant` on every applicable property (R and S) at one seed: `runs` cases each, and at
+ * least the default depth for the S clauses it declares broken (a break must be found as a fault
+ * is, at the default depth; a reduced depth is for the R clauses that must pass).
+ */
 export async function variantCheck(variant: VariantModule, options: { runs: number; seed: number }): Promise<VariantResult[]> {
   const chosen = PROPERTIES.filter((p) => applicable(p, variant.adapter))
   const out: VariantResult[] = []
   for (const property of chosen) {
-    const runs = Math.min(options.runs, property.maxRuns ?? options.runs)
+    const wanted = variant.breaksOnly.includes(property.id) ? Math.max(options.runs, DEFAULT_RUNS) : options.runs
+    const runs = Math.min(wanted, property.maxRuns ?? wanted)
     const verdict = await checkProperty(property, variant.adapter, { runs, seed: options.seed, shrink: false })
     const base = { clause: property.id, level: property.level, status: verdict.status }
     if (verdict.status === 'failed') out.push({ ...base, detail: verdict.failure.violations[0]?.detail })

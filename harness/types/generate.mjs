@@ -1,7 +1,7 @@
 // The public entry's declarations as one file (types/toolreg.d.ts), so that a project importing
 // toolreg's types needs nothing else: no @types/node, and none of toolreg's sources type-checked
-// by the project's own tsc. `npm run types` writes it; tests/public-types.test.ts fails when the
-// committed file is stale.
+// by the project's own tsc. `npm run types` writes it; `npm run typecheck` (which runs this with
+// --check) fails when the committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import dts from 'dts-bundle-generator'
@@ -27,6 +27,14 @@ export function publicDeclarations() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = publicDeclarations()
-  if (readFileSync(DECLARATIONS, { encoding: 'utf8', flag: 'a+' }) !== text) writeFileSync(DECLARATIONS, text)
-  console.log(`wrote ${DECLARATIONS}`)
+  const committed = readFileSync(DECLARATIONS, { encoding: 'utf8', flag: 'a+' })
+  if (process.argv.includes('--check')) {
+    if (committed !== text) {
+      console.error(`${DECLARATIONS} is stale: run \`npm run types\` and commit it`)
+      process.exitCode = 1
+    }
+  } else {
+    if (committed !== text) writeFileSync(DECLARATIONS, text)
+    console.log(`wrote ${DECLARATIONS}`)
+  }
 }

@@ -14,7 +14,7 @@ import type { CheckMcpReport } from '../harness/claims/report/build-mcp-report.j
 import { assertValidCheckMcpReport } from '../harness/claims/report/write-mcp-reports.js'
 import { checkMcp, type CheckMcpOptions } from '../harness/cli/check-mcp.js'
 
-const RUNS = 25
+const RUNS = 10
 const SEED = 7
 const STATE = '{sandbox}/notes.json'
 

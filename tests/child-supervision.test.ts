@@ -11,7 +11,7 @@ import { certifyHostile, expectHostile } from './hostile-run.js'
 /** Every run must end within this, whatever the child does (generous: the test machine is shared). */
 const BOUND_MS = 90_000
 
-const certify = (args: string[]) => certifyHostile(args.join(' '), args, BOUND_MS)
+const certify = (args: string[], env: Record<string, string> = {}) => certifyHostile(args.join(' '), args, BOUND_MS, env)
 
 const hostile = (name: string) => ['--adapter', `fixtures/hostile/${name}.ts`]
 
@@ -54,8 +54,9 @@ describe.concurrent('loading the adapter and the preflight (create() and dispose
   const stopped: HostileExpectation = { exit: 2, fails: [], passes: [] }
   const beforeAnyClause = ['child-dispose-never-settles', 'child-exit-in-preflight', 'child-loop-at-load']
   test.each(beforeAnyClause)('%s: exit 2 with one line and a report that judges nothing, bounded', async (name) => {
-    // One child: a second would only repeat the first one's load (a loop at load burns a core for 5 s).
-    const run = await certify([...hostile(name), '--workers', '1', '--case-timeout', '1s'])
+    // One child: a second would only repeat the first one's load; a loop at load burns a core
+    // until the load silence (5 s unless the environment says otherwise) is over.
+    const run = await certify([...hostile(name), '--workers', '1', '--case-timeout', '1s'], { TOOLREG_LOAD_SILENCE_MS: '1500' })
     expectHostile(run, stopped)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
   }, BOUND_MS)

@@ -5,6 +5,7 @@
 // process. Asserted on exit codes, clause IDs and stages only.
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
+import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
 import type { CertifyReport } from '../harness/report/build-report.js'
@@ -77,6 +78,16 @@ describe.concurrent('what the implementation starts ends with the run', () => {
     const { run } = await certifyFixture('child-starts-helpers', {}, ['PRE-1', 'CODE-3'])
     expect(run.exitCode).toBe(0)
     expect([run.clause('PRE-1')?.status, run.clause('CODE-3')?.status]).toEqual(['passed', 'passed'])
+  }, BOUND_MS)
+
+  test('a protocol server that outlives its input ends with the process that started it, even one that exits right after closing it', async () => {
+    const tag = randomUUID()
+    const server = ['node', 'harness/safe/run-compiled.mjs', 'fixtures/hostile/server-outlives-input.ts']
+    const host = await execa('node', ['harness/safe/run-compiled.mjs', 'tests/close-then-exit.ts', ...server], { reject: false, env: { [RUN_TAG]: tag } })
+    expect(host.exitCode, host.stderr).toBe(0)
+    // SIGKILLed as the host exited: gone within moments, where a server left to itself runs on.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(markedProcesses(tag, RUN_TAG), 'the server is gone').toEqual([])
   }, BOUND_MS)
 
   test('a helper that left the process group to rewrite the --json report after the command exits is ended first', async () => {

@@ -27,7 +27,7 @@ describe.concurrent('certifying a hostile in-process implementation', () => {
     const clauses = [...expected.fails, ...expected.passes].flatMap((id) => ['--clause', id])
     // One child per run: twenty runs go side by side, and a second child would only add its start-up.
     const run = await certifyHostile(file, ['--adapter', join(HOSTILE, file), ...clauses, '--runs', '10', '--workers', '1',
-      '--case-timeout', expected.blocksEventLoop ? '2s' : '10s', ...(expected.args ?? [])], BOUND_MS)
+      '--case-timeout', expected.blocksEventLoop ? '1s' : '10s', ...(expected.args ?? [])], BOUND_MS)
     expectHostile(run, expected)
     const verdict = run.clause
     if (expected.blocksEventLoop && expected.ended?.killed === 'blocked') {

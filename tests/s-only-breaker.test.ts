@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 const certify = (...args: string[]) =>
   execa(
     'node',
-    ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '20', '--seed', '7', '--no-corpus', ...args],
+    ['harness/cli/toolreg.mjs', 'certify', '--adapter', 'fixtures/variants/s-only-breaker.ts', '--runs', '10', '--seed', '7', '--no-corpus', ...args],
     { reject: false, env: { FORCE_COLOR: '0' } },
   )
 

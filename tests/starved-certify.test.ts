@@ -40,7 +40,7 @@ test(`the reference certified on one CPU shared with ${HOGS} CPU hogs, --case-ti
   for (let i = 0; i < HOGS; i++) hogs.push(spawn(...pinned(process.execPath, ['-e', 'for (;;) {}']), { stdio: 'ignore' }))
   const json = await reportFile()
   const clauses = CLAUSES.flatMap((id) => ['--clause', id])
-  const run = await execa(...pinned('node', [...ARGS, '--runs', '20', '--json', json, ...clauses]), {
+  const run = await execa(...pinned('node', [...ARGS, '--runs', '10', '--json', json, ...clauses]), {
     reject: false, env: { FORCE_COLOR: '0' }, timeout: BOUND_MS,
   })
   for (const hog of hogs) hog.kill('SIGKILL')

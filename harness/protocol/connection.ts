@@ -7,6 +7,7 @@ import { spawnServer } from './child-transport.js'
 import { PROTOCOL_VERSION, type Welcome } from './messages.js'
 import { Peer } from './peer.js'
 import { ProtocolError, ServerEnded, type ServerEnd } from './protocol-error.js'
+import { millisecondsFromEnv } from '../safe/env-milliseconds.js'
 
 export interface ConnectionOptions {
   command: string
@@ -27,13 +28,8 @@ export interface ConnectionOptions {
 }
 
 /** Overridable with TOOLREG_HANDSHAKE_TIMEOUT_MS and TOOLREG_REPLY_TIMEOUT_MS. */
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = fromEnv('TOOLREG_HANDSHAKE_TIMEOUT_MS', 20_000)
-export const DEFAULT_REPLY_TIMEOUT_MS = fromEnv('TOOLREG_REPLY_TIMEOUT_MS', 3000)
-
-function fromEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name])
-  return Number.isFinite(value) && value > 0 ? value : fallback
-}
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = millisecondsFromEnv('TOOLREG_HANDSHAKE_TIMEOUT_MS', 20_000)
+export const DEFAULT_REPLY_TIMEOUT_MS = millisecondsFromEnv('TOOLREG_REPLY_TIMEOUT_MS', 3000)
 
 export class Connection {
   readonly peer: Peer

@@ -18,6 +18,7 @@ import { isDeath, SupervisedChild, type ChildDeath } from './supervised-child.js
 import { makeRunFolder, removeRunFolder, sweepStaleRunFolders } from './run-folder.js'
 import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
 import type { Escape } from '../watchdog/record.js'
+import { millisecondsFromEnv } from '../safe/env-milliseconds.js'
 
 /** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
 export const REPEAT_SILENCE_MS = 2_000
@@ -35,9 +36,10 @@ const HANDSHAKE_SILENCE_MS = 25_000
 /**
  * Loading the adapter may stay silent at least this long, whatever the case timeout: tsx resolves
  * each of its modules with a synchronous wait on its loader thread, seconds on a loaded machine
- * (own time of the waiting main thread, whoever starves the loader thread).
+ * (own time of the waiting main thread, whoever starves the loader thread). Overridable with
+ * TOOLREG_LOAD_SILENCE_MS.
  */
-const LOAD_SILENCE_MS = 5_000
+const LOAD_SILENCE_MS = millisecondsFromEnv('TOOLREG_LOAD_SILENCE_MS', 5_000)
 
 export interface Preflight {
   adapter: AdapterIdentity

@@ -3,14 +3,14 @@
 // return large values. Every program ends with an outcome in this process, within its budget and a
 // grace, and its caps hold: sub-calls in flight, argument text handed to the host, no sub-call
 // still running once the outcome is out and none started after it.
-// 100 programs in `npm test`; TOOLREG_SANDBOX_RUNS=1000 for the full run.
+// 40 programs in `npm test`; `npm run sandbox-programs` runs 1,000.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_LIMITS, SUB_CALL_GRACE_MS } from '../code-mode/sandbox.js'
 import { flush } from './helpers.js'
 import { runProgram, sandboxRegistry } from './helpers-sandbox.js'
 
-const RUNS = Number(process.env.TOOLREG_SANDBOX_RUNS ?? 100)
+const RUNS = Number(process.env.TOOLREG_SANDBOX_RUNS ?? 40)
 const BUDGET_MS = 400
 /** The interrupt's grace, the sub-calls' grace, and room for a loaded machine. */
 const SETTLE_MS = 100 + SUB_CALL_GRACE_MS + 1_500

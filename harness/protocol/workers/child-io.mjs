@@ -6,13 +6,16 @@ import { execa, parseCommandString } from 'execa'
 import { workerData } from 'node:worker_threads'
 import { deliverer, lineSplitter } from './deliver.mjs'
 
-const { port, counter, command, cwd, echoStderr } = workerData
+const { port, counter, command, cwd, echoStderr, serverPid } = workerData
 const [file, ...args] = parseCommandString(command)
 const deliver = deliverer(port, counter)
 const TAIL = 2000
 let stderrTail = ''
 
 const server = execa(file, args, { cwd, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, cleanup: true, stripFinalNewline: false })
+// The main thread kills the server when its process exits before the server did (child-transport.ts).
+const pid = new Int32Array(serverPid)
+Atomics.store(pid, 0, server.pid ?? 0)
 server.stdout.setEncoding('utf8')
 server.stdout.on('data', lineSplitter((line) => deliver({ line })))
 server.stderr.setEncoding('utf8')
@@ -36,6 +39,7 @@ port.on('message', (message) => {
 })
 
 const result = await server
+Atomics.store(pid, 0, 0)
 const how = killedBecause
   ? `was killed (${killedBecause})`
   : result.exitCode !== undefined

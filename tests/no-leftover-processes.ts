@@ -4,7 +4,13 @@
 // parent and process group, and killed, so that it does not slow whatever runs next.
 import { readdirSync, readFileSync } from 'node:fs'
 
-const OURS = [/harness\/cli\/toolreg\.mjs/, /harness\/supervisor\/child\.mjs/, /harness\/safe\/run-compiled\.mjs/, /fixtures\/(hostile|remote|mcp)\//, /\.bin\/toolreg\b/]
+const OURS = [
+  /harness\/cli\/toolreg\.mjs/,
+  /harness\/supervisor\/child\.mjs/,
+  /harness\/safe\/run-compiled\.mjs/,
+  /fixtures\/(hostile|remote|mcp)\//,
+  /\.bin\/toolreg\b/,
+]
 const GRACE_MS = 3_000
 
 interface Leftover {

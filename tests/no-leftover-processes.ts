@@ -56,5 +56,6 @@ export async function teardown(): Promise<void> {
   }
   // vitest reports an error thrown here but keeps its exit code: the run fails through ours.
   process.exitCode = 1
-  throw new Error(`processes the tests started were still running after them (killed now):\n${left.map((p) => `  pid ${p.pid} (parent ${p.ppid}, group ${p.pgid}): ${p.command.slice(0, 200)}`).join('\n')}`)
+  const lines = left.map((p) => `  pid ${p.pid} (parent ${p.ppid}, group ${p.pgid}): ${p.command.slice(0, 200)}`)
+  throw new Error(`processes the tests started were still running after them (killed now):\n${lines.join('\n')}`)
 }

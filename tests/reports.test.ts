@@ -21,7 +21,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolreg-reports-'))
 })
 
-/** One certify run writing every format; the mutant's also serves as the unsharded run the shards merge into. */
+/** One certify run writing every format, per adapter. */
 const formatRuns = new Map<string, ReturnType<typeof certifyAllFormats>>()
 const FORMATS_ARGS = ['--runs', '4', '--seed', '5', '--no-corpus']
 function certifyAllFormats(label: string, adapter: string[]) {
@@ -132,10 +132,11 @@ describe.concurrent('known-failures baseline', () => {
 
 describe.concurrent('shards', () => {
   it('two shards merged equal an unsharded run\'s verdicts', async () => {
-    // The unsharded run is the report-formats run of the mutant (the same flags but the shard).
-    const common = ['--adapter', MUTANT, ...FORMATS_ARGS]
+    // Six clauses of three families, MODE-2 (the mutant's fault) among them, split between two shards.
+    const clauses = ['MODE-1', 'MODE-2', 'PRE-1', 'PRE-2', 'OUT-1', 'OUT-3'].flatMap((id) => ['--clause', id])
+    const common = ['--adapter', MUTANT, ...FORMATS_ARGS, ...clauses]
     const [whole, first, second] = await Promise.all([
-      formatsRun('a mutant', ['--adapter', MUTANT]),
+      toolreg('certify', ...common, '--json', join(dir, 'whole.json')).then((r) => ({ exitCode: r.exitCode, files: { json: join(dir, 'whole.json') } })),
       toolreg('certify', ...common, '--shard', '1/2', '--json', join(dir, 'shard1.json')),
       toolreg('certify', ...common, '--shard', '2/2', '--json', join(dir, 'shard2.json')),
     ])
@@ -197,10 +198,10 @@ describe.concurrent('coverage of the implementation under test', () => {
 describe.concurrent('campaign mode', () => {
   it('--duration repeats the certification with fresh seeds until the time is up and saves what it finds', async () => {
     const corpus = join(dir, 'campaign-corpus')
-    const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '3s', '--corpus', corpus)
+    const run = await toolreg('certify', '--adapter', MUTANT, '--clause', 'MODE-2', '--runs', '5', '--seed', '40', '--duration', '1s', '--corpus', corpus)
     expect(run.exitCode).toBe(1)
     // Rounds take fresh seeds, one after another, and stop only when no time is left: a loaded
-    // machine may fit one round in the three seconds, a quiet one several.
+    // machine may fit one round in the second, a quiet one several.
     const rounds = [...run.stderr.matchAll(/campaign: round (\d+) done \(seed (\d+)\), (\d+)s left/g)].map((m) => m.slice(1).map(Number))
     expect(rounds.length).toBeGreaterThanOrEqual(1)
     expect(rounds.map(([round, seed]) => [round, seed])).toEqual(rounds.map((_, i) => [i + 1, 40 + i]))

@@ -1,8 +1,13 @@
 // A vitest global setup whose teardown fails the run when a process that toolreg's tests started is
-// still running once every test file ended (issue 24: no orphan after any run). Such a process is
-// found by what it runs (the command, a child, a protocol server, a fixture), reported with its
-// parent and process group, and killed, so that it does not slow whatever runs next.
+// still running once every test file ended (issue 24: no orphan after any run). Such a process
+// carries this run's tag in its environment (set before any worker starts, so every process the
+// tests start inherits it: another run's processes on the same machine are not this run's), runs
+// toolreg's code (the command, a child, a protocol server, a fixture: not vitest's own workers),
+// is reported with its parent and process group, and killed, so that it slows nothing after it.
+import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
+
+const RUN_TAG = 'TOOLREG_TEST_SESSION'
 
 const OURS = [
   /harness\/cli\/toolreg\.mjs/,
@@ -26,6 +31,7 @@ function leftovers(): Leftover[] {
     try {
       const command = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').join(' ').trim()
       if (!OURS.some((pattern) => pattern.test(command))) continue
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`${RUN_TAG}=${process.env[RUN_TAG]}`)) continue
       const stat = readFileSync(`/proc/${name}/stat`, 'latin1')
       const [, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       found.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), command })
@@ -34,6 +40,10 @@ function leftovers(): Leftover[] {
     }
   }
   return found
+}
+
+export function setup(): void {
+  process.env[RUN_TAG] = randomUUID()
 }
 
 export async function teardown(): Promise<void> {

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 
 const OURS = [
   /harness\/cli\/toolreg\.mjs/,
+  /harness\/cli\/certify-supervisor\.mjs/,
   /harness\/supervisor\/child\.mjs/,
   /harness\/safe\/run-compiled\.mjs/,
   /fixtures\/(hostile|remote|mcp)\//,

@@ -4,7 +4,10 @@
 // the clause and the stage or a one-line harness error, never exit 0, a raw crash or a leftover
 // process. Asserted on exit codes, clause IDs and stages only.
 import { randomUUID } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readdirSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import type { HostileExpectation } from '../fixtures/hostile/support.js'
@@ -16,6 +19,8 @@ import { certifyHostile, expectHostile } from './hostile-run.js'
 const BOUND_MS = 60_000
 /** Every process a run starts inherits this variable: none may be left once the command exited. */
 const RUN_TAG = 'TOOLREG_TEST_RUN_TAG'
+/** How long the processes of a run whose launcher was killed may take to end. */
+const ORPHANS_END_MS = 10_000
 
 async function certifyFixture(name: string, env: Record<string, string> = {}, clauses?: string[]) {
   const { expected } = (await import(/* @vite-ignore */ `../fixtures/hostile/${name}.ts`)) as { expected?: HostileExpectation }
@@ -58,6 +63,36 @@ test('SIGTERM to the supervisor through a shell, past the traps: one line naming
   expect(lines).toHaveLength(1)
   expect(lines[0]).toContain('SCP-2')
 }, BOUND_MS)
+
+test('SIGKILL to the supervisor through a shell: the launcher names the clause held in one line, exit 2, nothing left', async () => {
+  const { run } = await certifyFixture('child-sigkills-parent-by-shell', {}, ['PRE-1', 'SCP-2'])
+  expect(run.exitCode).toBe(2)
+  const lines = run.stderr.trim().split('\n')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toContain('SCP-2')
+  expect(run.report, 'no report').toBeUndefined()
+}, BOUND_MS)
+
+test('the launcher killed with SIGKILL mid-clause: the supervisor stops the run, no process or run folder left', async () => {
+  const [tag, tmp] = [randomUUID(), await mkdtemp(join(tmpdir(), 'toolreg-launcher-'))]
+  const args = ['harness/cli/toolreg.mjs', 'certify', '--clause', 'PRE-1', '--runs', '1000000', '--no-corpus', '--workers', '1']
+  const run = execa('node', args, { reject: false, stdio: 'ignore', env: { FORCE_COLOR: '0', [RUN_TAG]: tag, TMPDIR: tmp } })
+  // The launcher, the supervisor and its child: the clause is being checked.
+  await until(() => markedProcesses(tag, RUN_TAG).length >= 3, BOUND_MS / 2)
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  run.kill('SIGKILL')
+  expect((await run).signal).toBe('SIGKILL')
+  await until(() => markedProcesses(tag, RUN_TAG).length === 0, ORPHANS_END_MS)
+  expect(markedProcesses(tag, RUN_TAG), 'processes the run started, left after the launcher died').toEqual([])
+  expect(readdirSync(tmp).filter((name) => name.startsWith('toolreg-')), 'run folders left').toEqual([])
+  await rm(tmp, { recursive: true, force: true })
+}, BOUND_MS)
+
+/** Waits until `done()` holds or `ms` passed. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms
+  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 100))
+}
 
 describe.concurrent('memory', () => {
   test('--max-heap 1, too small to start a child: one line naming the flag, exit 2, a report that judges nothing', async () => {

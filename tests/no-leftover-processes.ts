@@ -11,6 +11,7 @@ const RUN_TAG = 'TOOLREG_TEST_SESSION'
 
 const OURS = [
   /harness\/cli\/toolreg\.mjs/,
+  /harness\/cli\/certify-supervisor\.mjs/,
   /harness\/supervisor\/child\.mjs/,
   /harness\/safe\/run-compiled\.mjs/,
   /fixtures\/(hostile|remote|mcp)\//,

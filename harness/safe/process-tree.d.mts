@@ -16,3 +16,5 @@ export declare function endOrphan(supervisor: number): void
 export declare const RUN_FOLDER_PREFIX: string
 /** The run folders of the supervisor with pid `supervisor`. */
 export declare function runFoldersOf(supervisor: number): string[]
+/** A supervisor killed past its handlers: every process carrying its pid, their groups, its run folders ended. */
+export declare function endRunOf(supervisor: number): void

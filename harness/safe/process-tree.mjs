@@ -60,6 +60,30 @@ export function endOrphan(supervisor) {
   endOwnTree()
 }
 
+/**
+ * What a supervisor killed past its handlers (pid `supervisor`) left, ended by the process that
+ * started it (cli/certify-launcher.mjs): every process carrying its pid (its children and what
+ * they started), their process groups, and its run folders. Until none is found, a few times.
+ */
+export function endRunOf(supervisor) {
+  for (let pass = 0; pass < REMOVE_ATTEMPTS; pass++) {
+    const left = markedProcesses(String(supervisor), SUPERVISOR_PID)
+    if (left.length === 0) break
+    for (const pid of left) {
+      signal(-pid)
+      signal(pid)
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+  }
+  for (const folder of runFoldersOf(supervisor)) {
+    try {
+      rmSync(folder, { recursive: true, force: true })
+    } catch {
+      // written into meanwhile: the next run's sweep removes it (its supervisor is dead)
+    }
+  }
+}
+
 /** Past these, the next run's sweep removes what is left (its supervisor is dead). */
 const REMOVE_ATTEMPTS = 20
 

@@ -19,6 +19,7 @@ import { makeRunFolder, removeRunFolder, sweepStaleRunFolders } from './run-fold
 import { infoVerdict, type PropertyInfo, type Verdict } from '../engine/verdict.js'
 import type { Escape } from '../watchdog/record.js'
 import { millisecondsFromEnv } from '../safe/env-milliseconds.js'
+import { tellHeld } from './launcher-link.mjs'
 
 /** Once a clause blocked the event loop (or hung a case), every later clause may stay silent only this long. */
 export const REPEAT_SILENCE_MS = 2_000
@@ -67,6 +68,8 @@ export class ChildPool {
   private stuckOnce = false
   private adapterName = 'adapter'
   private escapes: Escape[] = []
+  /** The clauses handed to a child and not yet answered. */
+  private readonly checking = new Set<string>()
   private readonly runDir: string
 
   constructor(
@@ -190,7 +193,7 @@ export class ChildPool {
     const silenceMs = this.run.target.command ? Math.max(allowed, HANDSHAKE_SILENCE_MS) : allowed
     const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
     const runs = runsFor(this.run, property)
-    const answer = await child.request({ type: 'run', clause: property.id, seed: request.seed, runs, examples, limits })
+    const answer = await this.holding(property.id, child.request({ type: 'run', clause: property.id, seed: request.seed, runs, examples, limits }))
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     // A protocol server that hung fails its clause in the child, which lives on: the same rule applies.
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return this.noteStuck(property, answer.verdict)
@@ -207,6 +210,18 @@ export class ChildPool {
     const cause = died.escape ? undefined : this.escapes.find((e) => e.at?.clause === property.id)
     const verdict: Verdict = cause ? { ...died, escape: cause.kind, ...(died.stage || !cause.stage ? {} : { stage: cause.stage }) } : died
     return this.noteStuck(property, verdict)
+  }
+
+  /** While `answer` is awaited, `clause` is held: the launcher is told (supervisor/launcher-link.mjs). */
+  private async holding<T>(clause: string, answer: Promise<T>): Promise<T> {
+    this.checking.add(clause)
+    tellHeld([...this.checking])
+    try {
+      return await answer
+    } finally {
+      this.checking.delete(clause)
+      tellHeld([...this.checking])
+    }
   }
 
   /** A clause that blocked or hung: its family is judged from it, and later clauses get the short silence. */

@@ -5,7 +5,8 @@
  * again; or handed to a stage live — differs between its reads, so the stages disagree or run what
  * was not validated. SPEC fixes the copy, not the reads: a registry may walk the arguments more
  * than once (a check, then the copy) as long as everything it judges and runs is that one copy, and
- * it may end such a call at IN-2; neither is failed here.
+ * a call one of whose reads is not lossless JSON may end at IN-2; neither is failed here (the
+ * variant arguments-checked-then-copied takes both).
  */
 import fc from 'fast-check'
 import {

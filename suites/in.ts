@@ -86,10 +86,6 @@ const failingEverywhere = {
   approval: fc.option(fc.oneof(approval, fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' })), { nil: undefined, freq: 2 }),
 }
 
-/**
- * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
- * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context.
- */
 const sameCase = fc.record({
   agent: fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }),
   args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
@@ -97,7 +93,11 @@ const sameCase = fc.record({
 type SameCase = typeof sameCase extends fc.Arbitrary<infer C> ? C : never
 const isShifting = (c: SameCase | ShiftingCase): c is ShiftingCase => 'define' in c
 
-/** A direct case: the caller's call as every stage sees it, or arguments whose getter shifts (in-snapshot-once.ts). */
+/**
+ * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
+ * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context;
+ * or, in two cases of three, arguments whose getter shifts between reads (in-snapshot-once.ts).
+ */
 const sameExecution = custom(
   'IN-1', 'every stage and the body see the caller\'s callId, name, agent and one frozen snapshot of its arguments',
   fc.oneof<[fc.WeightedArbitrary<SameCase | ShiftingCase>, fc.WeightedArbitrary<SameCase | ShiftingCase>]>(

@@ -31,6 +31,7 @@ import { custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
+import { checkShifting, shiftingCase, shiftingStory, type ShiftingCase } from './in-snapshot-once.js'
 import type { ToolExecution } from '../harness/contract/spec.js'
 
 const wellTypedArgs = fc.oneof(
@@ -85,21 +86,30 @@ const failingEverywhere = {
   approval: fc.option(fc.oneof(approval, fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' })), { nil: undefined, freq: 2 }),
 }
 
+const sameCase = fc.record({
+  agent: fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }),
+  args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
+})
+type SameCase = typeof sameCase extends fc.Arbitrary<infer C> ? C : never
+const isShifting = (c: SameCase | ShiftingCase): c is ShiftingCase => 'define' in c
+
 /**
  * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
- * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context.
+ * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context;
+ * or, in two cases of three, arguments whose getter shifts between reads (in-snapshot-once.ts).
  */
 const sameExecution = custom(
-  'IN-1', 'every stage and the body see the caller\'s callId, name, agent and arguments',
-  fc.record({
-    agent: fc.option(fc.constantFrom('A', 'B'), { nil: undefined }),
-    args: fc.dictionary(fc.constantFrom('path', 'n'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxKeys: 2 }),
-  }),
-  (c) => [
+  'IN-1', 'every stage and the body see the caller\'s callId, name, agent and one frozen snapshot of its arguments',
+  fc.oneof<[fc.WeightedArbitrary<SameCase | ShiftingCase>, fc.WeightedArbitrary<SameCase | ShiftingCase>]>(
+    { weight: 1, arbitrary: sameCase },
+    { weight: 2, arbitrary: shiftingCase },
+  ),
+  (c) => isShifting(c) ? shiftingStory(c) : [
     'tool probe, with a finalizer; a pre-execute listener, guard, wrapper, post-execute listener and observer, each watching',
     `one call: probe(${valueWords(c.args)})${c.agent === undefined ? ' with no agent' : ` as agent ${c.agent}`}`,
   ],
   async (ctx, c) => {
+    if (isShifting(c)) return checkShifting(ctx, c)
     const registry = await ctx.registry()
     const agent = c.agent === undefined ? undefined : registry.agent(c.agent)
     const check = (stage: string, exec: { callId?: unknown; name?: unknown; agent?: unknown; arguments?: unknown }) => {
@@ -126,7 +136,7 @@ export default [
   withDirect(judged(
     'IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs',
     scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } }),
-  ), sameExecution),
+  ), sameExecution, { scenario: 3, direct: 2 }),
 
   judged(
     'IN-2', 'arguments that are not lossless JSON end the call before any listener, approval, guard, wrapper or body runs',

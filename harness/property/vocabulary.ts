@@ -39,10 +39,11 @@ export {
   withNested,
 } from '../arbitraries/tools.js'
 export { contentDesc, contextDesc, jsonValue, poisoned, unserialisable } from '../arbitraries/values.js'
+export { deepEqualJson } from '../oracle/json-equal.js'
 export { isContent } from '../oracle/predict.js'
 export { losslessText, readOnce } from '../safe/safe-read.js'
 export { times, valueWords } from '../safe/value-text.js'
-export { safeJson } from '../scenario/inspect.js'
+export { isDeepFrozen, safeJson } from '../scenario/inspect.js'
 export { runScenario } from '../scenario/interpret.js'
 export { scenarioStory } from '../scenario/story.js'
 export type { Trace } from '../scenario/trace.js'

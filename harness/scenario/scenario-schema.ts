@@ -242,6 +242,7 @@ export const SCENARIO_SCHEMA = {
               'promise',
               'throwing-getter',
               'getter',
+              'shifting-getter',
               'proxy',
               'error',
             ],

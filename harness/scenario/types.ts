@@ -26,6 +26,11 @@ export type Tagged =
   | { $: 'promise'; value: ValueDesc }
   | { $: 'throwing-getter' }
   | { $: 'getter'; value: ValueDesc }
+  /**
+   * A getter that answers its n-th read with `reads[n]` (the last one from then on), counting the
+   * reads of the one value built: what a registry reads twice differs between its two reads (IN-1).
+   */
+  | { $: 'shifting-getter'; reads: ValueDesc[] }
   | { $: 'proxy'; value: ValueDesc }
   /** An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP errors carry) where given. */
   | { $: 'error'; code?: string; data?: ValueDesc }

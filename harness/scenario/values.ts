@@ -26,12 +26,20 @@ export function buildValue(desc: ValueDesc): unknown {
 function defineEntry(target: Record<string, unknown>, key: string, item: ValueDesc): void {
   if (isTagged(item) && item.$ === 'throwing-getter') {
     Object.defineProperty(target, key, { enumerable: true, configurable: true, get: throwingGetter })
+  } else if (isTagged(item) && item.$ === 'shifting-getter') {
+    Object.defineProperty(target, key, { enumerable: true, configurable: true, get: shiftingGetter(item.reads) })
   } else if (isTagged(item) && item.$ === 'getter') {
     const inner = item.value
     Object.defineProperty(target, key, { enumerable: true, configurable: true, get: () => buildValue(inner) })
   } else {
     Object.defineProperty(target, key, { value: buildValue(item), enumerable: true, writable: true, configurable: true })
   }
+}
+
+/** A getter answering its n-th read with `reads[n]`, the last one once they run out (a fresh value each read). */
+function shiftingGetter(reads: ValueDesc[]): () => unknown {
+  let count = 0
+  return () => buildValue(reads[Math.min(count++, reads.length - 1)] ?? null)
 }
 
 function throwingGetter(): never {
@@ -84,6 +92,11 @@ function buildTagged(desc: Tagged): unknown {
       const holder = {}
       const inner = desc.value
       Object.defineProperty(holder, 'x', { enumerable: true, get: () => buildValue(inner) })
+      return holder
+    }
+    case 'shifting-getter': {
+      const holder = {}
+      Object.defineProperty(holder, 'x', { enumerable: true, get: shiftingGetter(desc.reads) })
       return holder
     }
     case 'proxy': {

@@ -6,6 +6,7 @@
 // is reported with its parent and process group, and killed, so that it slows nothing after it.
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
+import { markedProcesses } from '../harness/safe/process-tree.mjs'
 
 const RUN_TAG = 'TOOLREG_TEST_SESSION'
 
@@ -28,14 +29,13 @@ interface Leftover {
 
 function leftovers(): Leftover[] {
   const found: Leftover[] = []
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid)) {
+  for (const pid of markedProcesses(process.env[RUN_TAG] ?? '', RUN_TAG)) {
     try {
-      const command = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').join(' ').trim()
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim()
       if (!OURS.some((pattern) => pattern.test(command))) continue
-      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`${RUN_TAG}=${process.env[RUN_TAG]}`)) continue
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1')
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
       const [, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      found.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), command })
+      found.push({ pid, ppid: Number(ppid), pgid: Number(pgid), command })
     } catch {
       // gone meanwhile
     }

@@ -11,7 +11,6 @@ export interface SpawnOptions {
 
 /** The pid of each server started in this process, 0 once it ended (written by its I/O worker). */
 const serverPids = new Set<Int32Array>()
-let killingOnExit = false
 
 /**
  * A process that exits takes its worker threads with it, but not the servers they started: one
@@ -29,6 +28,7 @@ function killServersOnExit(): void {
     }
   }
 }
+process.on('exit', killServersOnExit)
 
 export function spawnServer(command: string, options: SpawnOptions = {}): Transport {
   // The I/O worker parses the command line (execa's parseCommandString): loading execa here would
@@ -37,8 +37,6 @@ export function spawnServer(command: string, options: SpawnOptions = {}): Transp
   const { port1, port2 } = new MessageChannel()
   const mailbox = new ThreadMailbox(port1)
   const serverPid = new Int32Array(new SharedArrayBuffer(4))
-  if (!killingOnExit) process.on('exit', killServersOnExit)
-  killingOnExit = true
   serverPids.add(serverPid)
   const worker = new Worker(new URL('./workers/child-io.mjs', import.meta.url), {
     workerData: {

@@ -193,7 +193,8 @@ export class ChildPool {
     const silenceMs = this.run.target.command ? Math.max(allowed, HANDSHAKE_SILENCE_MS) : allowed
     const limits = { silenceMs, caseDeadlineMs: Math.max(CASE_DEADLINE_FACTOR * allowed, silenceMs) }
     const runs = runsFor(this.run, property)
-    const answer = await this.holding(property.id, child.request({ type: 'run', clause: property.id, seed: request.seed, runs, examples, limits }))
+    const run = { type: 'run', clause: property.id, seed: request.seed, runs, examples, limits } as const
+    const answer = await this.holding(property.id, () => child.request(run))
     if (isDeath(answer)) return this.judgeDeath(property, answer, request.seed)
     // A protocol server that hung fails its clause in the child, which lives on: the same rule applies.
     if (answer.type === 'verdict' && answer.verdict.clause === property.id) return this.noteStuck(property, answer.verdict)
@@ -212,12 +213,15 @@ export class ChildPool {
     return this.noteStuck(property, verdict)
   }
 
-  /** While `answer` is awaited, `clause` is held: the launcher is told (supervisor/launcher-link.mjs). */
-  private async holding<T>(clause: string, answer: Promise<T>): Promise<T> {
+  /**
+   * While `ask()` is answered, `clause` is held: the launcher is told (supervisor/launcher-link.mjs)
+   * before the child is asked, since a starved supervisor may be killed between two writes.
+   */
+  private async holding<T>(clause: string, ask: () => Promise<T>): Promise<T> {
     this.checking.add(clause)
     tellHeld([...this.checking])
     try {
-      return await answer
+      return await ask()
     } finally {
       this.checking.delete(clause)
       tellHeld([...this.checking])

@@ -1,9 +1,10 @@
-// Reports are written atomically (issue 13, item 6): `toolreg certify` killed with SIGKILL at any
-// moment leaves each report file absent, as the previous run left it, or complete and valid —
-// never torn. The kill moments are drawn by fast-check from one seed, spread over a whole run and
-// packed into its last stretch, where the files are written. Nothing outlives the killed command
-// (issue 24): no process it started, no temporary folder (each run has a temporary folder of its
-// own, and a mark in its environment that every process it starts inherits).
+// Reports are written atomically (issue 13, item 6): certify's supervisor, the process that writes
+// them, killed with SIGKILL at any moment leaves each report file absent, as the previous run left
+// it, or complete and valid — never torn. The kill moments are drawn by fast-check from one seed,
+// spread over a whole run and packed into its last stretch, where the files are written. Nothing
+// outlives the killed supervisor (issue 24): no process it started, no temporary folder (each run
+// has a temporary folder of its own, and a mark in its environment that every process it starts
+// inherits).
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
@@ -23,17 +24,18 @@ import { sweepStaleRunFolders } from '../harness/supervisor/run-folder.js'
 const KILLS = Number(process.env.TOOLREG_SIGKILL_RUNS ?? 8)
 const PARALLEL = 3
 const SEED = 20261202
-const TOOLREG = resolve('harness/cli/toolreg.mjs')
+/** The process that writes the reports: `toolreg certify` starts it from a launcher, which a SIGKILL would leave it to outlive. */
+const SUPERVISOR = resolve('harness/cli/certify-supervisor.mjs')
 const MUTANT = resolve('fixtures/mutants/fin-twice-on-abort.ts')
 /** How long the children of a killed command may take to see it gone and end (their watchdog looks every 100 ms). */
 const ORPHANS_END_MS = 10_000
 const RUN_TAG = 'TOOLREG_TEST_RUN_TAG'
 const REPORTS = { json: 'out/report.json', junit: 'out/report.xml', html: 'out/report.html', markdown: 'out/report.md', badge: 'out/badge.json' }
 
-/** One certify run of a failing clause, so counterexample and corpus files are written too. */
+/** One certify run of a failing clause, so counterexample and corpus files are written too, by a supervisor started alone. */
 function certify(cwd: string, seed: number, env: Record<string, string> = {}) {
   const outputs = Object.entries(REPORTS).flatMap(([format, file]) => [`--${format}`, file])
-  const args = [TOOLREG, 'certify', '--adapter', MUTANT, '--clause', 'FIN-2', '--runs', '20', '--seed', String(seed), ...outputs]
+  const args = [SUPERVISOR, 'certify', '--adapter', MUTANT, '--clause', 'FIN-2', '--runs', '20', '--seed', String(seed), ...outputs]
   return execa('node', args, { cwd, reject: false, env: { FORCE_COLOR: '0', ...env } })
 }
 

@@ -52,7 +52,9 @@ test(`the reference certified on one CPU shared with ${HOGS} CPU hogs, --case-ti
 test('a supervisor stopped for 1.5 s every 0.7 s, --case-timeout 1s: its children, which went on beating, are not killed', async () => {
   const clauses = ['PRE-1', 'PRE-2', 'DEF-2', 'CODE-3', 'MODE-1']
   const json = await reportFile()
-  const run = execa('node', [...ARGS, '--workers', '1', '--json', json, ...clauses.flatMap((id) => ['--clause', id])], {
+  // The supervisor itself, not the launcher that `toolreg certify` starts it from: stopping that one would stop nothing.
+  const supervisor = ['harness/cli/certify-supervisor.mjs', ...ARGS.slice(1)]
+  const run = execa('node', [...supervisor, '--workers', '1', '--json', json, ...clauses.flatMap((id) => ['--clause', id])], {
     reject: false, env: { FORCE_COLOR: '0' }, timeout: BOUND_MS,
   })
   let running = true

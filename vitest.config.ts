@@ -15,8 +15,9 @@ export default defineConfig({
     maxWorkers: '100%',
     // The longest files first, on a fresh clone too (tests/slowest-first.ts).
     sequence: { sequencer: SlowestFirst },
-    // Fails the run when a process the tests started outlives them.
-    globalSetup: ['tests/no-leftover-processes.ts'],
+    // Builds the bundles the tests' processes load (in one process, before any test), and fails
+    // the run when a process the tests started outlives them.
+    globalSetup: ['tests/prebuilt-bundles.ts', 'tests/no-leftover-processes.ts'],
     projects: [
       // A worker keeps its modules from one file to the next: importing the harness afresh for each
       // of 58 files cost about as much CPU as the in-process tests themselves.

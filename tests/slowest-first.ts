@@ -1,42 +1,52 @@
-// The order of test files that ends a 2-core run soonest: the longest first. vitest's own order
-// takes the durations it cached from the last run and, on a fresh clone (no cache), falls back to
-// file size, which started a 4-line file that runs 20 s of variants last (130 s against 112 s).
-// Here a file weighs its cached duration, else the hint below.
+// The order of test files that ends a 2-core run soonest. Two rules:
+// - the longest first, so that no long file starts last;
+// - a file that mostly waits (on timers, on a child's own time) right after a file that keeps
+//   both cores busy, so that it runs beside it: run beside each other, waiting files left a core
+//   idle for some 15 s.
+// The order is the same on every run, a fresh clone's included: vitest's cached durations say how
+// long a file took beside whatever ran with it last time (a single-file run too), and following
+// them put different files side by side on each run.
 import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
-/** Seconds the slowest files took in a `.ci/run` on 2 cores (its "slowest test files" lines). */
-export const SECONDS_HINTS: Readonly<Record<string, number>> = {
-  'tests/hostile.test.ts': 30,
-  'tests/child-supervision.test.ts': 24,
-  'tests/protocol-hostile.test.ts': 24,
-  'tests/pack-install.test.ts': 20,
-  'tests/check-mcp.test.ts': 20,
-  'tests/peers.test.ts': 18,
-  'tests/containment.test.ts': 15,
-  'tests/reports.test.ts': 15,
-  'tests/variant-matrix-1.test.ts': 14,
-  'tests/variant-matrix-2.test.ts': 14,
-  'tests/variant-matrix-3.test.ts': 14,
-  'tests/cli.test.ts': 14,
-  'tests/protocol.test.ts': 12,
-  'tests/report-sigkill.test.ts': 8,
-  'tests/starved-certify.test.ts': 8,
-  'reference-impl/test/sandbox-lifetimes.test.ts': 7,
-  'reference-impl/test/sandbox-limits.test.ts': 7,
-  'tests/check-tool.test.ts': 7,
+/** Seconds the slowest files take in a full run on 2 cores, and whether they mostly wait. */
+export const FILES: Readonly<Record<string, { seconds: number; waits?: true }>> = {
+  'tests/hostile.test.ts': { seconds: 20 },
+  'tests/check-mcp.test.ts': { seconds: 19 },
+  'tests/child-supervision.test.ts': { seconds: 18 },
+  'tests/containment.test.ts': { seconds: 16 },
+  'tests/protocol-hostile.test.ts': { seconds: 16 },
+  'tests/reports.test.ts': { seconds: 15 },
+  'tests/pack-install.test.ts': { seconds: 14 },
+  'tests/peers.test.ts': { seconds: 10 },
+  'tests/variant-matrix-1.test.ts': { seconds: 9 },
+  'tests/variant-matrix-2.test.ts': { seconds: 9 },
+  'tests/variant-matrix-3.test.ts': { seconds: 9 },
+  'tests/starved-certify.test.ts': { seconds: 8 },
+  'tests/report-sigkill.test.ts': { seconds: 4 },
+  'tests/s-only-breaker.test.ts': { seconds: 4 },
+  'tests/replay.test.ts': { seconds: 3 },
+  'tests/cli.test.ts': { seconds: 11, waits: true },
+  'tests/protocol.test.ts': { seconds: 8, waits: true },
+  'reference-impl/test/sandbox-limits.test.ts': { seconds: 8, waits: true },
+  'reference-impl/test/sandbox-property.test.ts': { seconds: 6, waits: true },
+  'reference-impl/test/sandbox-lifetimes.test.ts': { seconds: 6, waits: true },
+  'tests/check-tool.test.ts': { seconds: 5, waits: true },
+  'tests/own-time.test.ts': { seconds: 5, waits: true },
 }
 
 export default class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root
-    const weight = (spec: TestSpecification): number => {
-      const file = relative(root, spec.moduleId)
-      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)
-      return cached?.duration ?? (SECONDS_HINTS[file] ?? 0) * 1000
-    }
+    const known = (spec: TestSpecification) => FILES[relative(root, spec.moduleId)]
+    const longestFirst = (list: TestSpecification[]) => list.sort((a, b) => (known(b)?.seconds ?? 0) - (known(a)?.seconds ?? 0))
     // As vitest's own order: one project after the other, an isolated one first.
     const project = (spec: TestSpecification) => `${spec.project.config.isolate ? 0 : 1}${spec.project.name}`
-    return [...files].sort((a, b) => project(a).localeCompare(project(b)) || weight(b) - weight(a))
+    return [...new Set(files.map(project))].sort().flatMap((key) => {
+      const specs = files.filter((spec) => project(spec) === key)
+      const busy = longestFirst(specs.filter((spec) => !known(spec)?.waits))
+      const waiting = longestFirst(specs.filter((spec) => known(spec)?.waits))
+      return busy.flatMap((spec, i) => (i < waiting.length ? [spec, waiting[i]!] : [spec])).concat(waiting.slice(busy.length))
+    })
   }
 }

@@ -11,7 +11,7 @@ import { falseVerdicts, loadVariants, variantCheck, type VariantResult } from '.
 
 export const PARTS = 3
 const seeds = (process.env.TOOLREG_VARIANT_SEEDS ?? '20261201').split(',').map(Number)
-const RUNS = Number(process.env.TOOLREG_VARIANT_RUNS ?? 10)
+const RUNS = Number(process.env.TOOLREG_VARIANT_RUNS ?? 5)
 
 export async function defineVariantMatrix(part: number): Promise<void> {
   const variants = (await loadVariants()).filter((_, i) => i % PARTS === part)

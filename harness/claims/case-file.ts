@@ -24,7 +24,7 @@ export interface ClaimCaseFile {
   violations: Violation[]
 }
 
-const CASE_FILE_SCHEMA = {
+export const CASE_FILE_SCHEMA = {
   type: 'object',
   required: ['toolreg', 'version', 'clause', 'tool', 'seed', 'path', 'case', 'violations'],
   properties: {

@@ -45,7 +45,7 @@ export interface CounterexampleFile {
   original?: { case: unknown; schedule: number[]; violations: Failure['violations']; check: string }
 }
 
-const ENVELOPE_SCHEMA = {
+export const ENVELOPE_SCHEMA = {
   type: 'object',
   required: ['toolreg', 'version', 'clause', 'property', 'seed', 'path', 'case', 'schedule', 'violations'],
   properties: {

@@ -9,6 +9,7 @@ import {
   boxedGrant,
   defaults,
   guard,
+  jsonValue,
   postListener,
   preListener,
   quiet,
@@ -28,6 +29,15 @@ const asking: fc.Arbitrary<PreSpec[]> = fc
 /** The same, without hostile writes. */
 const askingPlain = asking.map((pre) => pre.map(({ tamper: _tamper, attack: _attack, ...p }) => p))
 
+/**
+ * Arguments that hold a key named __proto__ in one case in four: a registry or SDK that parses or
+ * copies arguments may refuse or lose it before it asks (the AI SDK's secure-json-parse does).
+ */
+const askedArguments: fc.Arbitrary<ValueDesc> = fc.oneof(
+  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'path'), jsonValue, { minKeys: 1, maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+)
+
 const otherYes = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ValueDesc>(true) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>('allowed', 'allowed-always', 'approved', 'yes', 1, { approved: true }) },
@@ -43,7 +53,7 @@ const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
 export default [
   judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
-    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true } }),
+    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: askedArguments } }),
   ),
   judged(
     'APR-2',

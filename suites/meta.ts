@@ -61,6 +61,14 @@ const smugglingPost = unserialisable.map((leaf): DecisionSpec => (
   { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'x', bad: leaf }] } }
 ))
 
+/**
+ * A tool whose body returns a value holding a leaf JSON cannot hold (a Promise, a Map, BigInt…),
+ * in a quarter of META-2's cases: a registry that publishes it as a success, serialised or not, fails.
+ */
+const lossyReturning: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), poisoned).map(([t, value]): ToolSpec => (
+  { ...t, outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value } } }
+))
+
 export default [
   judged(
     'META-1',
@@ -76,13 +84,15 @@ export default [
     'META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome',
     scenario({
       tools: fc.array(
-        tool().map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })),
+        // A tool that succeeds in a quarter of the cases: most other tools end in an error, and a
+        // published success is what META-2 is about.
+        fc.oneof({ weight: 2, arbitrary: tool() }, { weight: 1, arbitrary: succeedingTool() }, { weight: 1, arbitrary: lossyReturning })
+          .map((t) => ({ ...t, finalize: { kind: 'returns' as const, value: [{ type: 'text', text: 'final' }] } })),
         { minLength: 1, maxLength: 1 },
       ),
-      // Half the cases have no pre-execute listener: a published success is what META-2 is about,
-      // and the default listeners deny most calls.
-      pre: fc.oneof(defaults.pre, quiet.pre),
-      wrappers: fc.oneof(defaults.wrappers, { weight: 4, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
+      // Two cases in three have no pre-execute listener: the default listeners deny most calls.
+      pre: fc.oneof(defaults.pre, { weight: 2, arbitrary: quiet.pre }),
+      wrappers: fc.oneof(quiet.wrappers, defaults.wrappers, { weight: 2, arbitrary: fc.array(madeUpNonLosslessMeta, { minLength: 1, maxLength: 1 }) }),
       post: fc.array(
         fc.oneof(
           postListener,

@@ -211,12 +211,13 @@ describe('faults the generated cases find', () => {
     expect((await checkProperty(property('OUT-3'), mastraLatest, { runs: 100, seed: 1 })).status).toBe('passed')
   })
 
-  it('mastra 1.71.0 and LangGraph: a value JSON cannot hold, stringified into a success that survives a round trip, fails META-2', async () => {
+  it('LangGraph: a value JSON cannot hold, stringified into a success that survives a round trip, fails META-2; so does Mastra 1.71.0', async () => {
     for (const adapter of [mastraLatest, langgraph]) {
       const failure = failed(await checkProperty(property('META-2'), adapter, { runs: 100, seed: 1 }))
       const scenario = failure.testCase as Scenario
       const returned = scenario.tools.map((t) => t.body.outcome).filter((o) => o.kind === 'return')
       expect(returned.some((o) => 'value' in o && !isLosslessDesc(o.value)), adapter.name).toBe(true)
+      if (adapter !== langgraph) continue // Mastra publishes such a value as it is or as a lossy copy, seed by seed
       const published = failure.trace?.calls.find((c) => c.result?.isError === false)?.result
       expect(JSON.parse(JSON.stringify(published)), adapter.name).toEqual(published)
     }

@@ -21,6 +21,12 @@ const BOUND_MS = 60_000
 const RUN_TAG = 'TOOLREG_TEST_RUN_TAG'
 /** How long the processes of a run whose launcher was killed may take to end. */
 const ORPHANS_END_MS = 10_000
+/**
+ * A helper outside the child's process group is SIGKILLed as the child ends, but a loaded machine
+ * may still be tearing it down when the command exits (seen once, under a profiler). One that
+ * survives is still there after this, and the report-rewriting helper would also show in the report.
+ */
+const KILLED_TEARDOWN_MS = 2_000
 
 async function certifyFixture(name: string, env: Record<string, string> = {}, clauses?: string[]) {
   const { expected } = (await import(/* @vite-ignore */ `../fixtures/hostile/${name}.ts`)) as { expected?: HostileExpectation }
@@ -28,6 +34,7 @@ async function certifyFixture(name: string, env: Record<string, string> = {}, cl
   const args = ['--adapter', `fixtures/hostile/${name}.ts`, ...ids.flatMap((id) => ['--clause', id]), '--runs', '10', '--workers', '1']
   const tag = randomUUID()
   const run = await certifyHostile(name, [...args, ...(expected?.args ?? [])], BOUND_MS, { ...env, [RUN_TAG]: tag })
+  await until(() => markedProcesses(tag, RUN_TAG).length === 0, KILLED_TEARDOWN_MS)
   expect(markedProcesses(tag, RUN_TAG), 'processes the run started, left after it').toEqual([])
   return { run, expected: expected! }
 }

@@ -159,6 +159,9 @@ async function check(adapter: ConformanceAdapter, request: Extract<ToChild, { ty
 }
 
 const adapter = await open()
+// An adapter that did not load leaves nothing to run: the supervisor's stop is the end (unheard,
+// it cost every load error the supervisor's whole stop grace, 5 s).
+if (!adapter) process.on('message', (message: ToChild) => void (message.type === 'stop' && supervisor.exitCleanly(0)))
 if (adapter) {
   send({ type: 'ready', adapter: identityOf(adapter), properties: PROPERTIES.map(propertyInfo) })
   let turn = Promise.resolve()

@@ -159,9 +159,6 @@ async function check(adapter: ConformanceAdapter, request: Extract<ToChild, { ty
 }
 
 const adapter = await open()
-// An adapter that did not load leaves nothing to run: the supervisor's stop is the end (unheard,
-// it cost every load error the supervisor's whole stop grace, 5 s).
-if (!adapter) process.on('message', (message: ToChild) => void (message.type === 'stop' && supervisor.exitCleanly(0)))
 if (adapter) {
   send({ type: 'ready', adapter: identityOf(adapter), properties: PROPERTIES.map(propertyInfo) })
   let turn = Promise.resolve()
@@ -177,4 +174,8 @@ if (adapter) {
       supervisor.requestLimits(undefined)
     })
   })
+} else {
+  // An adapter that did not load leaves nothing to run: the supervisor's stop is the end (unheard,
+  // it cost every load error the supervisor's whole stop grace, 5 s).
+  process.on('message', (message: ToChild) => void (message.type === 'stop' && supervisor.exitCleanly(0)))
 }

@@ -15,9 +15,10 @@ export default defineConfig({
     maxWorkers: '100%',
     // The longest files first, on a fresh clone too (tests/slowest-first.ts).
     sequence: { sequencer: SlowestFirst },
-    // Builds the bundles the tests' processes load (in one process, before any test), and fails
-    // the run when a process the tests started outlives them.
-    globalSetup: ['tests/prebuilt-bundles.ts', 'tests/no-leftover-processes.ts'],
+    // A temporary folder of the run's own, removed after it; the bundles the tests' processes load,
+    // built in one process before any test; and a failed run when a process the tests started
+    // outlives them (vitest tears down in reverse order: that check before the folder goes).
+    globalSetup: ['tests/session-tmp.ts', 'tests/prebuilt-bundles.ts', 'tests/no-leftover-processes.ts'],
     projects: [
       // A worker keeps its modules from one file to the next: importing the harness afresh for each
       // of 58 files cost about as much CPU as the in-process tests themselves.

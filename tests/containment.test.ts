@@ -63,20 +63,22 @@ test('a correct registry flooding stdout and stderr (1 MB each per create(), the
   expect([run.clause('DEF-2')?.status, run.clause('PRE-2')?.status]).toEqual(['passed', 'passed'])
 }, BOUND_MS)
 
-test('SIGTERM to the supervisor through a shell, past the traps: one line naming the clause held, exit 2, nothing left', async () => {
-  const { run } = await certifyFixture('child-kills-parent-by-shell', {}, ['PRE-1', 'SCP-2'])
+/** The run of `fixture` on PRE-1 and SCP-2 (whose case kills the supervisor) ended in exit 2 and one line naming SCP-2. */
+async function supervisorKilledIn(fixture: string) {
+  const { run } = await certifyFixture(fixture, {}, ['PRE-1', 'SCP-2'])
   expect(run.exitCode).toBe(2)
   const lines = run.stderr.trim().split('\n')
   expect(lines).toHaveLength(1)
   expect(lines[0]).toContain('SCP-2')
+  return run
+}
+
+test('SIGTERM to the supervisor through a shell, past the traps: one line naming the clause held, exit 2, nothing left', async () => {
+  await supervisorKilledIn('child-kills-parent-by-shell')
 }, BOUND_MS)
 
 test('SIGKILL to the supervisor through a shell: the launcher names the clause held in one line, exit 2, nothing left', async () => {
-  const { run } = await certifyFixture('child-sigkills-parent-by-shell', {}, ['PRE-1', 'SCP-2'])
-  expect(run.exitCode).toBe(2)
-  const lines = run.stderr.trim().split('\n')
-  expect(lines).toHaveLength(1)
-  expect(lines[0]).toContain('SCP-2')
+  const run = await supervisorKilledIn('child-sigkills-parent-by-shell')
   expect(run.report, 'no report').toBeUndefined()
 }, BOUND_MS)
 

@@ -7,6 +7,7 @@ import {
   approval,
   approvalOutcome,
   boxedGrant,
+  callArguments,
   defaults,
   guard,
   jsonValue,
@@ -34,7 +35,7 @@ const askingPlain = asking.map((pre) => pre.map(({ tamper: _tamper, attack: _att
  * copies arguments may refuse or lose it before it asks (the AI SDK's secure-json-parse does).
  */
 const askedArguments: fc.Arbitrary<ValueDesc> = fc.oneof(
-  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+  { weight: 3, arbitrary: callArguments },
   { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'path'), jsonValue, { minKeys: 1, maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
 )
 

@@ -85,6 +85,12 @@ export function scenario(shape: ScenarioShape = {}): fc.Arbitrary<Scenario> {
     )
 }
 
+/** A call's arguments, unless a property draws its own: mostly the keys tools read, sometimes any value. */
+export const callArguments: fc.Arbitrary<ValueDesc> = fc.oneof(
+  { weight: 4, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
+  { weight: 1, arbitrary: anyValue },
+)
+
 function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]> {
   const names = tools.map((t) => t.name)
   const name = options.unknownNames ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, {
@@ -94,10 +100,7 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
   const flag = (weight = 0) => (weight > 0 ? fc.nat(99).map((n) => n < weight) : fc.constant(false))
   const call = fc.record({
     tool: name,
-    args: options.args ?? fc.oneof(
-      { weight: 4, arbitrary: fc.dictionary(fc.constantFrom('path', 'n', 'q'), jsonValue, { maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
-      { weight: 1, arbitrary: anyValue },
-    ),
+    args: options.args ?? callArguments,
     agent: options.agents ? fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }) : fc.constant(undefined),
     abortAtEntry: flag(options.abortAtEntry),
     abortScheduled: flag(options.abortScheduled),

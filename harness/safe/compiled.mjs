@@ -6,8 +6,11 @@
 // correct; plain-JS modules stay outside the bundle, shared with code that runs before it. What a
 // module imports dynamically goes to a chunk of its own, with the packages only it imports: a
 // command does not load every other command's dependencies (the MCP client alone cost 0.2 s of CPU
-// in every certify). Whatever goes wrong here (no esbuild, a read-only folder), the caller runs
-// from source.
+// in every certify). The pure-JavaScript packages every process loads (ajv, fast-check) go inside
+// a process's bundle: loading ajv's hundred CommonJS files and fast-check's ESM tree cost each
+// certify's child and supervisor some 0.1 s of CPU. The entries a user's own process imports
+// (`toolreg`, `toolreg/vitest`) keep every package outside, shared with the user's. Whatever goes
+// wrong here (no esbuild, a read-only folder), the caller runs from source.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createHash, randomUUID } from 'node:crypto'
 import { basename, dirname, join, relative, resolve } from 'node:path'
@@ -16,7 +19,7 @@ import { ensureTypeScriptLoader } from './typescript-loader.mjs'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CACHE = join(ROOT, 'node_modules', '.cache', 'toolreg')
-const FORMAT = 3
+const FORMAT = 4
 /** A build another process may still be loading chunks from is kept this long after it was replaced. */
 const REPLACED_KEPT_MS = 60 * 60 * 1000
 
@@ -95,11 +98,10 @@ async function rebuild(source, name, manifest) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     write: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: [ownSourceUrls],
+    plugins: [packagesInside(source), ownSourceUrls],
   })
   const inputs = {}
   for (const file of Object.keys(result.metafile.inputs)) {
@@ -127,6 +129,30 @@ function removeReplacedBuilds(name, current) {
     } catch {
       // Another process removed it first.
     }
+  }
+}
+
+/** Packages a process's bundle holds itself (with the packages they import). */
+const INSIDE = new Set([
+  ...['ajv', 'fast-uri', 'fast-deep-equal', 'json-schema-traverse', 'require-from-string'],
+  ...['fast-check', 'pure-rand', '@fast-check/poisoning'],
+])
+/** Entries loaded into a user's process: every package stays outside, one copy with the user's. */
+const SHARED = ['harness/index.ts', 'harness/vitest.ts'].map((entry) => join(ROOT, entry))
+
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+
+/** Every package outside the bundle but those of INSIDE, unless `source` is a SHARED entry. */
+function packagesInside(source) {
+  const shared = SHARED.includes(source)
+  return {
+    name: 'toolreg-packages-inside',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+        if (path.startsWith('node:') || path.startsWith('file:')) return undefined
+        return !shared && INSIDE.has(packageName(path)) ? undefined : { path, external: true }
+      })
+    },
   }
 }
 

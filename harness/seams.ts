@@ -134,7 +134,7 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
 }
 
 function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
-  const { abortAtEntry, abortScheduled, ...rest } = call
+  const { abortAtEntry, abortScheduled, abortAsBodySettles, ...rest } = call
   const out: CallSpec = seams.has('cancellation') ? call : rest
   if (!seams.has('input-snapshot') && !isPlainJson(call.args)) return { ...out, args: {} }
   return out

@@ -87,6 +87,15 @@ describe('cancellation', () => {
     expect(checksOf(longRunning, traceOf([bodyEntered!, abort(), bodyLeft!, settled()], unheard))).toEqual(['EXE-2:cancellation/body-signal'])
   })
 
+  it('CAN-3: an abort that lands as the body settles replaces its success; one after that may not', () => {
+    const returning = scenarioOf({ calls: [{ tool: 'lookup', args: {}, abortAsBodySettles: true }] })
+    const kept = record(success(1))
+    const asSettled: TraceEvent = { ev: 'abort', call: 'c0', asBodySettled: true }
+    expect(checksOf(returning, traceOf([bodyEntered!, bodyLeft!, asSettled, settled()], kept))).toEqual(['CAN-3:cancellation/aborted-body-success'])
+    expect(checksOf(returning, traceOf([bodyEntered!, bodyLeft!, asSettled, settled()], record(failure(), { code: 'ABORTED' })))).toEqual([])
+    expect(checksOf(returning, traceOf([bodyEntered!, bodyLeft!, abort(), settled()], kept))).toEqual([])
+  })
+
   it('CAN-3: execute settles only after a started body settles', () => {
     expect(checksOf(longRunning, traceOf([bodyEntered!, abort(), settled(), bodyLeft!], aborted))).toEqual([
       'CAN-3:cancellation/settled-before-aborted-body',

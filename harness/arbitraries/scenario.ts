@@ -15,6 +15,8 @@ export interface CallOptions {
   /** Probability weights (0 = never) for the call-level edges. */
   abortAtEntry?: number
   abortScheduled?: number
+  /** Of the calls without a scheduled abort, the weight of those whose caller aborts as the body settles. */
+  abortAsBodySettles?: number
   agents?: boolean
   unknownNames?: boolean
   fakeParent?: number
@@ -104,15 +106,17 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
     agent: options.agents ? fc.option(fc.constantFrom<'A' | 'B'>('A', 'B'), { nil: undefined }) : fc.constant(undefined),
     abortAtEntry: flag(options.abortAtEntry),
     abortScheduled: flag(options.abortScheduled),
+    abortAsBodySettles: flag(options.abortAsBodySettles),
     fakeParent: flag(options.fakeParent),
     sameCallId: flag(options.sameCallId),
   })
   return fc.array(call, { minLength: 1, maxLength: options.max ?? 1 }).map((list) =>
-    list.map(({ agent, abortAtEntry, abortScheduled, fakeParent, sameCallId, ...rest }, index) => {
+    list.map(({ agent, abortAtEntry, abortScheduled, abortAsBodySettles, fakeParent, sameCallId, ...rest }, index) => {
       const spec: CallSpec = { ...rest }
       if (agent) spec.agent = agent
       if (abortAtEntry) spec.abortAtEntry = true
-      if (abortScheduled) spec.abortScheduled = true
+      if (abortAsBodySettles) spec.abortAsBodySettles = true
+      else if (abortScheduled) spec.abortScheduled = true
       if (fakeParent) spec.fakeParent = true
       if (sameCallId && index > 0) spec.sameCallIdAs = 0
       return spec

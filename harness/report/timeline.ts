@@ -48,7 +48,7 @@ function stepText(event: TraceEvent): string {
     case 'leave':
       return `${event.call}  leave ${event.stage} #${event.index}`
     case 'abort':
-      return `${event.call}  caller aborts`
+      return `${event.call}  caller aborts${event.asBodySettled ? ' (as the body settled, before anything awaiting it resumed)' : ''}`
     case 'approval-request':
       return `${event.call}  approval requested (keys ${event.keys.join(', ')})`
     case 'tamper':

@@ -84,6 +84,8 @@ class ScenarioRun {
   private readonly inFlight = new Map<string, string>()
   /** The signal each call was handed by its caller (the harness, or the body that dispatched it), by harness identity. */
   private readonly callerSignals = new Map<string, AbortSignal>()
+  /** Calls whose caller aborts the moment their body settles: the abort, by call. */
+  private readonly abortsAsBodySettles = new Map<string, () => void>()
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
   private registry: RegistryUnderTest | undefined
@@ -197,6 +199,13 @@ class ScenarioRun {
     }
     if (spec.abortAtEntry) abort()
     if (spec.abortScheduled) void this.pause().then(abort)
+    if (spec.abortAsBodySettles) {
+      this.abortsAsBodySettles.set(callId, () => {
+        if (controller.signal.aborted) return
+        this.events.push({ ev: 'abort', call: callId, asBodySettled: true })
+        controller.abort()
+      })
+    }
     this.inFlight.set(handedId, callId)
     try {
       const result = await registry.execute(handed as ToolExecutionInput)
@@ -573,8 +582,20 @@ class ScenarioRun {
     } finally {
       if (record) record.bodySignalAborted = ctx.signal.aborted
       this.leave('body', call, 0)
+      this.abortAsSettled(call)
       if (concludeLater) void Promise.resolve().then(() => this.pendingWrites.push(() => concludeOn(ctx)))
     }
+  }
+
+  /**
+   * The abort of a call whose caller aborts as its body settles, queued before the body's promise
+   * settles: it runs before any code awaiting that promise resumes.
+   */
+  private abortAsSettled(call: string): void {
+    const abort = this.abortsAsBodySettles.get(call)
+    if (!abort) return
+    this.abortsAsBodySettles.delete(call)
+    queueMicrotask(abort)
   }
 
   private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {

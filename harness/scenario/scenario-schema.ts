@@ -205,6 +205,7 @@ export const SCENARIO_SCHEMA = {
           agent: scope,
           abortAtEntry: { type: 'boolean' },
           abortScheduled: { type: 'boolean' },
+          abortAsBodySettles: { type: 'boolean' },
           fakeParent: { type: 'boolean' },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
           sameCallIdAs: { type: 'integer', minimum: 0 },

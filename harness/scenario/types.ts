@@ -197,6 +197,12 @@ export interface CallSpec {
   abortAtEntry?: boolean
   /** Abort the caller's signal at a point the scheduler chooses. */
   abortScheduled?: boolean
+  /**
+   * Abort the caller's signal the moment the body settles: after it returned or threw, before any
+   * code awaiting it resumes, so the registry's first look at the signal after the body finds it
+   * aborted (CAN-3).
+   */
+  abortAsBodySettles?: boolean
   /** A parent token that is not an execution in flight (CODE-5). */
   fakeParent?: boolean
   /** Hand execute an input that is not well-typed (IN-4). */

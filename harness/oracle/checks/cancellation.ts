@@ -10,8 +10,16 @@ import { count, indexesOf, type SettledView } from './call-view.js'
 
 export const abortedBeforeBody = (view: SettledView): boolean => view.abortAt >= 0 && (view.bodyAt < 0 || view.abortAt < view.bodyAt)
 
-const abortedDuringBody = ({ abortAt, bodyAt, bodyLeftAt }: SettledView): boolean =>
-  abortAt >= 0 && bodyAt >= 0 && abortAt > bodyAt && (bodyLeftAt < 0 || abortAt < bodyLeftAt)
+/**
+ * The abort landed while the body ran, or as it settled: before anything awaiting the body
+ * resumed, so the registry's first look at the signal after the body finds it aborted (CAN-3's
+ * "then"). An abort later than that may or may not replace a success.
+ */
+const abortedDuringBody = ({ abortAt, bodyAt, bodyLeftAt, trace }: SettledView): boolean => {
+  if (abortAt < 0 || bodyAt < 0 || abortAt < bodyAt) return false
+  const event = trace.events[abortAt]
+  return bodyLeftAt < 0 || abortAt < bodyLeftAt || (event?.ev === 'abort' && event.asBodySettled === true)
+}
 
 /** What may still run once the caller aborted, and when execute may settle. */
 export function abortAndSettling(view: SettledView, endsBeforePolicy: boolean): void {

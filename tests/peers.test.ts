@@ -157,9 +157,14 @@ describe('faults the generated cases find', () => {
     const stranded = late.trace?.calls.some((c) => c.bodySignalAborted === false) || late.trace?.hung?.lastStage.startsWith('body')
     expect(stranded).toBe(true)
     const fixed = await traces(agents140, 'CAN-3', 20, 1)
-    const aborted = (t: Trace) => t.events.some((e) => e.ev === 'abort')
-    const bodyRan = (t: Trace) => t.events.some((e) => e.ev === 'enter' && e.stage === 'body')
-    expect(fixed.filter((t) => aborted(t.trace) && bodyRan(t.trace) && t.trace.calls.some((c) => c.bodySignalAborted === false))).toEqual([])
+    // A call whose caller aborted while its body ran, and whose body's signal did not show it.
+    const at = (t: Trace, call: string, match: (e: Trace['events'][number]) => boolean) => t.events.findIndex((e) => 'call' in e && e.call === call && match(e))
+    const unheard = (t: Trace) => t.calls.some((c) => {
+      const abortAt = at(t, c.callId, (e) => e.ev === 'abort')
+      const leftAt = at(t, c.callId, (e) => e.ev === 'leave' && e.stage === 'body')
+      return c.bodySignalAborted === false && abortAt >= 0 && at(t, c.callId, (e) => e.ev === 'enter' && e.stage === 'body') < abortAt && abortAt < leftAt
+    })
+    expect(fixed.filter((t) => unheard(t.trace))).toEqual([])
   })
 
   it('MCP SDK 1.32.2: a failed tool reporting structured details is checked against the success output ' +

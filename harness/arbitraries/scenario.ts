@@ -147,7 +147,8 @@ function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioSha
   if (parts.approval) config.approval = parts.approval
   if (shape.timeoutPolicy) config.timeoutPolicy = true
   // A call that could wait forever (a never-settling approval, a body waiting for its signal)
-  // always gets an abort, so every case ends.
+  // always gets a scheduled abort, so every case ends (an abort as the body settles would come
+  // after the abort it waits for: none).
   const waits = (call: CallSpec) =>
     parts.approval?.kind === 'never' || parts.tools.some((t) => t.name === call.tool && t.body.outcome.kind === 'until-aborted')
   const s: Scenario = {
@@ -159,7 +160,8 @@ function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioSha
     wrappers: parts.wrappers,
     post: parts.post,
     observers: parts.observers,
-    calls: callList.map((call) => (waits(call) && !call.abortAtEntry ? { ...call, abortScheduled: true } : call)),
+    calls: callList.map(({ abortAsBodySettles, ...call }) =>
+      waits(call) && !call.abortAtEntry ? { ...call, abortScheduled: true } : { ...call, ...(abortAsBodySettles ? { abortAsBodySettles } : {}) }),
   }
   if (parts.toolDecisions) s.toolDecisions = parts.toolDecisions
   if (shape.concurrent) s.concurrent = true

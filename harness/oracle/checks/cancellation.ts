@@ -35,7 +35,10 @@ export function abortAndSettling(view: SettledView, endsBeforePolicy: boolean): 
     if (duringBody && bodyLeftAt >= 0 && settledAt >= 0 && settledAt < bodyLeftAt) {
       report('CAN-3', 'settled-before-aborted-body', 'execute settled before the started body settled')
     }
-    if (duringBody && !result.isError) report('CAN-3', 'aborted-body-success', 'a body aborted mid-run was published as a success')
+    if (duringBody && !result.isError) {
+      const when = bodyLeftAt >= 0 && abortAt > bodyLeftAt ? 'as its body settled' : 'while its body ran'
+      report('CAN-3', 'aborted-body-success', `a call whose caller aborted ${when} was published as a success`)
+    }
     // With nothing after the body that may change it, a success replaced by cancellation is exactly ABORTED.
     const replaced = !e.outcome.isError || e.outcome.code === 'ABORTED'
     if (duringBody && result.isError && replaced && e.post.length === 0 && record.code !== 'ABORTED') {

@@ -15,7 +15,7 @@ export interface CallOptions {
   /** Probability weights (0 = never) for the call-level edges. */
   abortAtEntry?: number
   abortScheduled?: number
-  /** Of the calls without a scheduled abort, the weight of those whose caller aborts as the body settles. */
+  /** Weight of the calls whose caller aborts as the body settles, in place of a scheduled abort. */
   abortAsBodySettles?: number
   agents?: boolean
   unknownNames?: boolean
@@ -124,6 +124,9 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
   )
 }
 
+/** A call that could wait forever, aborted at a scheduler point (never as its body settles: it would not). */
+const abortedWhileWaiting = ({ abortAsBodySettles: _, ...call }: CallSpec): CallSpec => ({ ...call, abortScheduled: true })
+
 /** The generated parts of a scenario: its tools and hooks as the scenario holds them, and its config choices. */
 type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers' | 'toolDecisions'> & {
   approval: ApprovalSpec | undefined
@@ -160,8 +163,7 @@ function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioSha
     wrappers: parts.wrappers,
     post: parts.post,
     observers: parts.observers,
-    calls: callList.map(({ abortAsBodySettles, ...call }) =>
-      waits(call) && !call.abortAtEntry ? { ...call, abortScheduled: true } : { ...call, ...(abortAsBodySettles ? { abortAsBodySettles } : {}) }),
+    calls: callList.map((call) => (waits(call) && !call.abortAtEntry ? abortedWhileWaiting(call) : call)),
   }
   if (parts.toolDecisions) s.toolDecisions = parts.toolDecisions
   if (shape.concurrent) s.concurrent = true

@@ -26,6 +26,10 @@ const BAD_INPUT: [string, string[], RegExp][] = [
   ['a zero --time-budget', ['certify', '--time-budget=0s'], /--time-budget needs a time above zero/],
   ['a --max-heap that is not a number', ['certify', '--max-heap', 'lots'], /--max-heap needs a positive integer/],
   ['an unknown command', ['frobnicate'], /unknown command/],
+  // Unquoted, the server's arguments were ignored and `node` alone was started: a 20 s wait for its handshake.
+  ['a server command with arguments, not quoted', ['certify', '--command', 'node', 'server.js', '--clause', 'DEF-1'], /--command "node server\.js"/],
+  ['an argument certify does not take', ['certify', 'reference'], /certify does not take "reference"/],
+  ['replay with two files', ['replay', 'a.json', 'b.json'], /replay does not take "b\.json"/],
   ['check-tool without a module', ['check-tool'], /check-tool needs a tool module/],
   ['check-tool on a missing module', ['check-tool', 'fixtures/tools/nope.ts'], /nope\.ts/],
 ]

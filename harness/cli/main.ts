@@ -57,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE)
       return command === undefined && !values.help ? 2 : 0
     }
+    const takes = ARGUMENTS_TAKEN[command]
+    if (takes !== undefined && rest.length > takes) throw new UsageError(strayArguments(command, rest.slice(takes), values.command))
     switch (command) {
       case 'certify':
         return await (await import('./certify.js')).certify({
@@ -117,6 +119,18 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`toolreg: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return 2
   }
+}
+
+/** How many arguments besides options each command takes (merge: any number of shard reports). */
+const ARGUMENTS_TAKEN: Readonly<Record<string, number>> = { certify: 0, smoke: 0, clauses: 0, replay: 1, 'check-tool': 1 }
+
+/**
+ * Arguments a command would otherwise ignore: most often a server command given to --command
+ * without quotes, whose first word alone would be started as the server.
+ */
+function strayArguments(command: string, stray: readonly string[], server: string | undefined): string {
+  const quoted = server === undefined ? '' : `; a server command with arguments goes in quotes: --command "${[server, ...stray].join(' ')}"`
+  return `${command} does not take "${stray.join(' ')}"${quoted}`
 }
 
 function reportTargets(values: Record<string, unknown>) {

@@ -59,6 +59,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     const takes = ARGUMENTS_TAKEN[command]
     if (takes !== undefined && rest.length > takes) throw new UsageError(strayArguments(command, rest.slice(takes), values.command))
+    const foreign = Object.keys(values).filter((option) => OPTIONS_OF[command] !== undefined && !OPTIONS_OF[command].includes(option))
+    if (foreign.length > 0) throw new UsageError(`${command} does not take ${foreign.map((option) => `--${option}`).join(', ')}`)
     switch (command) {
       case 'certify':
         return await (await import('./certify.js')).certify({
@@ -119,6 +121,20 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`toolreg: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return 2
   }
+}
+
+const REPORT_OPTIONS = ['json', 'junit', 'markdown', 'html', 'badge']
+/** The options each command reads (--help aside): any other one would be ignored. */
+const OPTIONS_OF: Readonly<Record<string, readonly string[]>> = {
+  certify: [
+    'adapter', 'command', 'validate-protocol', 'runs', 'seed', 'clause', 'clauses', 'workers', 'time-budget', 'max-heap', ...REPORT_OPTIONS,
+    'baseline', 'shard', 'corpus', 'no-corpus', 'duration', 'coverage', 'coverage-include', 'strict', 'case-timeout', 'help',
+  ],
+  merge: [...REPORT_OPTIONS, 'strict', 'help'],
+  replay: ['adapter', 'command', 'help'],
+  'check-tool': ['export', 'runs', 'seed', 'replay', 'time-limit', 'stress', 'json', 'junit', 'markdown', 'help'],
+  smoke: ['adapter', 'command', 'validate-protocol', 'help'],
+  clauses: ['help'],
 }
 
 /** How many arguments besides options each command takes (merge: any number of shard reports). */

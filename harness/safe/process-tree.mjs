@@ -109,7 +109,7 @@ export function endOwnTree() {
 
 /** The processes whose environment carries `mark` in `variable`, this one excepted (none where /proc cannot be read). */
 export function markedProcesses(mark, variable = TREE_MARK) {
-  const entry = `${variable}=${mark}`
+  const entry = Buffer.from(`${variable}=${mark}`, 'latin1')
   const found = []
   let names
   try {
@@ -120,12 +120,24 @@ export function markedProcesses(mark, variable = TREE_MARK) {
   for (const name of names) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) found.push(Number(name))
+      if (holdsEntry(readFileSync(`/proc/${name}/environ`), entry)) found.push(Number(name))
     } catch {
       // gone, or another user's
     }
   }
   return found
+}
+
+/**
+ * Whether a NUL-separated environment holds `entry` as one whole variable: found in the bytes, not
+ * decoded and split (every process on the machine is read, on every child's end).
+ */
+function holdsEntry(environ, entry) {
+  for (let at = environ.indexOf(entry); at >= 0; at = environ.indexOf(entry, at + 1)) {
+    const end = at + entry.length
+    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) return true
+  }
+  return false
 }
 
 function leadsOwnGroup() {

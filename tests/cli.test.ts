@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { toolregInProcess } from './in-process-cli.js'
 
 const toolreg = (...args: string[]) => execa('node', ['harness/cli/toolreg.mjs', ...args], { reject: false, env: { FORCE_COLOR: '0' } })
@@ -108,5 +108,17 @@ describe.concurrent('toolreg smoke and help', () => {
     expect(run.stdout).toMatch(/certify/)
     expect(run.stdout).toMatch(/replay/)
     expect(run.stdout).toMatch(/check-tool/)
+  })
+})
+
+describe('--help after any command prints the usage (exit 0), called in process', () => {
+  it.each(['certify', 'merge', 'replay', 'check-tool', 'smoke', 'clauses', 'peers'])('%s --help', async (command) => {
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => undefined)
+    try {
+      expect((await toolregInProcess(command, '--help')).exitCode).toBe(0)
+      expect(logged.mock.calls.flat().join('\n')).toMatch(/Usage:/)
+    } finally {
+      logged.mockRestore()
+    }
   })
 })

@@ -10,7 +10,7 @@ const INPUT_ERRORS = new Set(['AdapterLoadError', 'InvalidCounterexample', 'Inva
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    if (argv[0] === 'peers') return await (await import('./peers.js')).peersCommand(argv.slice(1))
+    if (argv[0] === 'peers' && !argv.some((a) => a === '-h' || a === '--help')) return await (await import('./peers.js')).peersCommand(argv.slice(1))
     if (argv[0] === 'check-mcp' && !argv.slice(1, argv.includes('--') ? argv.indexOf('--') : undefined).some((a) => a === '-h' || a === '--help')) {
       return await (await import('./check-mcp.js')).checkMcpCommand(argv.slice(1))
     }

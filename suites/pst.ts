@@ -32,9 +32,9 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
   timing: fc.constantFrom('sync' as const, 'await' as const),
   decision: fc.oneof(
     { weight: 3, arbitrary: contentDesc.filter(isValidContent).map((content): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content } })) },
-    { weight: 2, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
+    { weight: 3, arbitrary: validOutput.map((o): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value: o.value } })) },
     // A lossless value most schemas reject: only re-validation keeps it from being published.
-    { weight: 1, arbitrary: schemaMisfit.map((value): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value } })) },
+    { weight: 2, arbitrary: schemaMisfit.map((value): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', value } })) },
     { weight: 2, arbitrary: contentDesc.map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
     { weight: 2, arbitrary: postListener.map((p) => p.decision) },
     {
@@ -47,6 +47,15 @@ const changing: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 const posts = fc.array(changing, { minLength: 1, maxLength: 2 })
+/** On a failure PST-1 allows two changes (a value replacement is PST-2's): a block and new content. */
+const changingAFailure: fc.Arbitrary<PostSpec> = fc.record({
+  timing: fc.constantFrom('sync' as const, 'await' as const),
+  decision: fc.oneof(
+    { weight: 4, arbitrary: contentDesc.filter(isValidContent).map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })) },
+    { weight: 1, arbitrary: contentDesc.filter(isValidContent).map((content): DecisionSpec => ({ kind: 'returns', value: { kind: 'accept', content } })) },
+    { weight: 1, arbitrary: postListener.map((p) => p.decision) },
+  ),
+})
 /** A succeeding tool whose output schema takes any JSON: every value a listener puts in place is valid and must be rendered. */
 const openTool = succeedingTool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA }))
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
@@ -83,14 +92,28 @@ const failingTool = tool().map((t): ToolSpec => (
 export default [
   judged(
     'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
-    scenario({
-      ...quiet,
-      tools: fc.array(
-        fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 2, arbitrary: openTool }, { weight: 1, arbitrary: tool() }),
-        { minLength: 1, maxLength: 1 },
-      ),
-      post: posts,
-    }),
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: scenario({
+          ...quiet,
+          tools: fc.array(
+            fc.oneof({ weight: 3, arbitrary: succeedingTool() }, { weight: 3, arbitrary: openTool }, { weight: 1, arbitrary: tool() }),
+            { minLength: 1, maxLength: 1 },
+          ),
+          post: posts,
+        }),
+      },
+      // A failing tool whose listeners block or put new content in place: PST-1's rules on an error.
+      {
+        weight: 1,
+        arbitrary: scenario({
+          ...quiet,
+          tools: fc.array(failingTool, { minLength: 1, maxLength: 1 }),
+          post: fc.array(changingAFailure, { minLength: 1, maxLength: 2 }),
+        }),
+      },
+    ),
   ),
   judged(
     'PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success',

@@ -13,6 +13,7 @@ import type { ConformanceAdapter, RegistryConfig, RegistryUnderTest } from './co
 import { SEAMS, type Seam } from './contract/seam-names.js'
 import { normalizePre } from './oracle/model/route.js'
 import type { CallSpec, Scenario, ToolSpec, ValueDesc } from './scenario/types.js'
+import { abortedAtASchedulerPoint } from './scenario/call-aborts.js'
 
 export { SEAMS, type Seam } from './contract/seam-names.js'
 
@@ -123,6 +124,7 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
     observers: keep('result-observers', scenario.observers),
     calls: scenario.calls.filter((call) => seams.has('input-snapshot') || call.malformed === undefined).map((call) => restrictCall(call, seams)),
   }
+  if (restricted.post.length === 0) restricted.calls = restricted.calls.map(abortedAtASchedulerPoint)
   // Without the waterfall there is one decision source: the listener kept, or else the per-tool decisions.
   const perTool = seams.has('tool-decisions') || seams.has('tool-asks')
   const decisionsFit = seams.has('pre-execute') || (pre.length === 0 && (seams.has('pre-decision') || perTool))
@@ -134,7 +136,7 @@ export function restrictScenario(scenario: Scenario, seams: ReadonlySet<Seam>): 
 }
 
 function restrictCall(call: CallSpec, seams: ReadonlySet<Seam>): CallSpec {
-  const { abortAtEntry, abortScheduled, abortAsBodySettles, ...rest } = call
+  const { abortAtEntry, abortScheduled, abortAsBodySettles, abortWhilePostRuns, ...rest } = call
   const out: CallSpec = seams.has('cancellation') ? call : rest
   if (!seams.has('input-snapshot') && !isPlainJson(call.args)) return { ...out, args: {} }
   return out

@@ -1,12 +1,16 @@
 /** CAN: cancellation is cooperative and quiescent. */
 import fc from 'fast-check'
 import {
+  contentDesc,
+  isContent,
   poisoned,
   preListener,
   quiet,
   scenario,
+  succeedingTool,
   tool,
   type DecisionSpec,
+  type PostSpec,
   type ToolSpec,
   type ValueDesc,
   type WrapperSpec,
@@ -30,6 +34,14 @@ const longTools = fc.uniqueArray(
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
 ))
+/** A post-execute listener that passes a scheduler point first, so an abort can land while it runs; it blocks or accepts. */
+const awaitingPost: fc.Arbitrary<PostSpec> = fc.record({
+  timing: fc.constant('await' as const),
+  decision: fc.oneof(
+    contentDesc.filter(isContent).map((feedback): DecisionSpec => ({ kind: 'returns', value: { kind: 'block', feedback } })),
+    fc.constant<DecisionSpec>({ kind: 'returns', value: { kind: 'accept' } }),
+  ),
+})
 
 export default [
   judged(
@@ -48,12 +60,15 @@ export default [
     scenario({ ...quiet, tools: longTools, wrappers: awaitingGates.wrappers, calls: { abortScheduled: 100, abortAsBodySettles: 75, max: 2 } }),
   ),
   judged(
-    'CAN-4', 'cancellation replaces only successes: a denial or a tool\'s own error stays as it is',
+    'CAN-4', 'cancellation replaces only successes: a denial, a tool\'s own error or a post-execute block stays as it is',
     scenario({
       ...quiet,
-      tools: fc.array(erroringTool, { minLength: 1, maxLength: 1 }),
+      // A post-execute listener in half the cases, and in half the calls the abort as it begins: it lands while the
+      // listener blocks a success or passes on a tool's error.
+      tools: fc.array(fc.oneof({ weight: 2, arbitrary: erroringTool }, { weight: 1, arbitrary: succeedingTool() }), { minLength: 1, maxLength: 1 }),
       pre: fc.array(preListener(), { maxLength: 2 }),
-      calls: { abortScheduled: 100 },
+      post: fc.array(awaitingPost, { maxLength: 1 }),
+      calls: { abortScheduled: 100, abortWhilePostRuns: 50 },
     }),
   ),
 ]

@@ -96,6 +96,17 @@ describe('cancellation', () => {
     expect(checksOf(returning, traceOf([bodyEntered!, bodyLeft!, abort(), settled()], kept))).toEqual([])
   })
 
+  it('CAN-4: an abort while a post-execute listener blocks leaves the block; ABORTED in its place fails', () => {
+    const feedback = [{ type: 'text', text: 'no' }]
+    const blocking = scenarioOf({
+      post: [{ timing: 'await', decision: { kind: 'returns', value: { kind: 'block', feedback } } }],
+      calls: [{ tool: 'lookup', args: {}, abortWhilePostRuns: true }],
+    })
+    const events = [bodyEntered!, bodyLeft!, enter('post', { resultFrozen: true, isError: false }), abort(), leave('post'), settled()]
+    expect(checksOf(blocking, traceOf(events, record(failure({ content: feedback }))))).toEqual([])
+    expect(checksOf(blocking, traceOf(events, record(failure(), { code: 'ABORTED' })))).toEqual(['CAN-4:cancellation/decided-error-replaced'])
+  })
+
   it('CAN-3: execute settles only after a started body settles', () => {
     expect(checksOf(longRunning, traceOf([bodyEntered!, abort(), settled(), bodyLeft!], aborted))).toEqual([
       'CAN-3:cancellation/settled-before-aborted-body',

@@ -7,6 +7,7 @@ import type {
   ApprovalSpec, CallSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Scenario, ToolDecisionSpec, ToolSpec, ValueDesc, WrapperSpec,
 } from '../scenario/types.js'
 import { approval, guard, observer, postListener, preListener, wellFormedPre, wrapper } from './hooks.js'
+import { abortedAtASchedulerPoint } from '../scenario/call-aborts.js'
 import { tool } from './tools.js'
 import { anyValue, jsonValue } from './values.js'
 
@@ -17,6 +18,8 @@ export interface CallOptions {
   abortScheduled?: number
   /** Weight of the calls whose caller aborts as the body settles, in place of a scheduled abort. */
   abortAsBodySettles?: number
+  /** Weight of the calls whose caller aborts as post-execute begins, in place of a scheduled abort. */
+  abortWhilePostRuns?: number
   agents?: boolean
   unknownNames?: boolean
   fakeParent?: number
@@ -107,15 +110,17 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
     abortAtEntry: flag(options.abortAtEntry),
     abortScheduled: flag(options.abortScheduled),
     abortAsBodySettles: flag(options.abortAsBodySettles),
+    abortWhilePostRuns: flag(options.abortWhilePostRuns),
     fakeParent: flag(options.fakeParent),
     sameCallId: flag(options.sameCallId),
   })
   return fc.array(call, { minLength: 1, maxLength: options.max ?? 1 }).map((list) =>
-    list.map(({ agent, abortAtEntry, abortScheduled, abortAsBodySettles, fakeParent, sameCallId, ...rest }, index) => {
+    list.map(({ agent, abortAtEntry, abortScheduled, abortAsBodySettles, abortWhilePostRuns, fakeParent, sameCallId, ...rest }, index) => {
       const spec: CallSpec = { ...rest }
       if (agent) spec.agent = agent
       if (abortAtEntry) spec.abortAtEntry = true
       if (abortAsBodySettles) spec.abortAsBodySettles = true
+      else if (abortWhilePostRuns) spec.abortWhilePostRuns = true
       else if (abortScheduled) spec.abortScheduled = true
       if (fakeParent) spec.fakeParent = true
       if (sameCallId && index > 0) spec.sameCallIdAs = 0
@@ -124,8 +129,8 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
   )
 }
 
-/** A call that could wait forever, aborted at a scheduler point (never as its body settles: it would not). */
-const abortedWhileWaiting = ({ abortAsBodySettles: _, ...call }: CallSpec): CallSpec => ({ ...call, abortScheduled: true })
+/** A call that could wait forever, aborted at a scheduler point (never after its body settles: it would not settle). */
+const abortedWhileWaiting = ({ abortAsBodySettles: _, abortWhilePostRuns: __, ...call }: CallSpec): CallSpec => ({ ...call, abortScheduled: true })
 
 /** The generated parts of a scenario: its tools and hooks as the scenario holds them, and its config choices. */
 type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers' | 'toolDecisions'> & {
@@ -165,6 +170,7 @@ function assemble(parts: ScenarioParts, callList: CallSpec[], shape: ScenarioSha
     observers: parts.observers,
     calls: callList.map((call) => (waits(call) && !call.abortAtEntry ? abortedWhileWaiting(call) : call)),
   }
+  if (s.post.length === 0) s.calls = s.calls.map(abortedAtASchedulerPoint)
   if (parts.toolDecisions) s.toolDecisions = parts.toolDecisions
   if (shape.concurrent) s.concurrent = true
   return s

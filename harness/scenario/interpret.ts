@@ -86,6 +86,8 @@ class ScenarioRun {
   private readonly callerSignals = new Map<string, AbortSignal>()
   /** Calls whose caller aborts the moment their body settles: the abort, by call. */
   private readonly abortsAsBodySettles = new Map<string, () => void>()
+  /** Calls whose caller aborts as their first post-execute listener is entered: the abort, by call. */
+  private readonly abortsWhilePostRuns = new Map<string, () => void>()
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
   private registry: RegistryUnderTest | undefined
@@ -199,13 +201,14 @@ class ScenarioRun {
     }
     if (spec.abortAtEntry) abort()
     if (spec.abortScheduled) void this.pause().then(abort)
-    if (spec.abortAsBodySettles) {
-      this.abortsAsBodySettles.set(callId, () => {
-        if (controller.signal.aborted) return
-        this.events.push({ ev: 'abort', call: callId, asBodySettled: true })
-        controller.abort()
-      })
+    /** An abort at a moment of the call's own, once: none after an earlier one. */
+    const abortOnce = (asBodySettled: boolean) => () => {
+      if (controller.signal.aborted) return
+      this.events.push(asBodySettled ? { ev: 'abort', call: callId, asBodySettled } : { ev: 'abort', call: callId })
+      controller.abort()
     }
+    if (spec.abortAsBodySettles) this.abortsAsBodySettles.set(callId, abortOnce(true))
+    if (spec.abortWhilePostRuns) this.abortsWhilePostRuns.set(callId, abortOnce(false))
     this.inFlight.set(handedId, callId)
     try {
       const result = await registry.execute(handed as ToolExecutionInput)
@@ -350,6 +353,7 @@ class ScenarioRun {
   private postListener(index: number, timing: 'sync' | 'await', decision: DecisionSpec, attack?: Attack) {
     return (exec: ToolExecution, result: unknown, next: () => Promise<unknown>): Promise<never> => {
       const call = this.enter('post', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
+      taken(this.abortsWhilePostRuns, call)?.()
       this.attack('post', call, 'exec', exec, attack?.exec)
       this.attack('post', call, 'result', result, attack?.result)
       const returned = settleThen(() => this.timed(timing, () => this.decide(decision, next)), () => this.leave('post', call, index))
@@ -592,10 +596,8 @@ class ScenarioRun {
    * settles: it runs before any code awaiting that promise resumes.
    */
   private abortAsSettled(call: string): void {
-    const abort = this.abortsAsBodySettles.get(call)
-    if (!abort) return
-    this.abortsAsBodySettles.delete(call)
-    queueMicrotask(abort)
+    const abort = taken(this.abortsAsBodySettles, call)
+    if (abort) queueMicrotask(abort)
   }
 
   private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {
@@ -618,6 +620,13 @@ class ScenarioRun {
     }
     this.events.push({ ev: 'settled', call: callId })
   }
+}
+
+/** The abort `aborts` holds for `call`, removed: each is made once. */
+function taken(aborts: Map<string, () => void>, call: string): (() => void) | undefined {
+  const abort = aborts.get(call)
+  aborts.delete(call)
+  return abort
 }
 
 /** A saved run context used after its body returned: whatever it does, it must change nothing. */

@@ -206,6 +206,7 @@ export const SCENARIO_SCHEMA = {
           abortAtEntry: { type: 'boolean' },
           abortScheduled: { type: 'boolean' },
           abortAsBodySettles: { type: 'boolean' },
+          abortWhilePostRuns: { type: 'boolean' },
           fakeParent: { type: 'boolean' },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
           sameCallIdAs: { type: 'integer', minimum: 0 },

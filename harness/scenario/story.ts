@@ -105,6 +105,7 @@ function call(spec: CallSpec, index: number): string {
     spec.abortAtEntry && 'signal aborted at entry',
     spec.abortScheduled && 'caller aborts at a scheduler point',
     spec.abortAsBodySettles && 'caller aborts the moment the body settles',
+    spec.abortWhilePostRuns && 'caller aborts as post-execute begins',
     spec.fakeParent && 'carries a parent that is not in flight',
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,

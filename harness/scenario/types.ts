@@ -203,6 +203,12 @@ export interface CallSpec {
    * aborted (CAN-3).
    */
   abortAsBodySettles?: boolean
+  /**
+   * Abort the caller's signal as the first post-execute listener is entered: after the registry
+   * looked at the signal for the body's outcome, while post-execute decides (CAN-3 leaves open
+   * whether a success then becomes ABORTED; CAN-4 keeps a block or an error).
+   */
+  abortWhilePostRuns?: boolean
   /** A parent token that is not an execution in flight (CODE-5). */
   fakeParent?: boolean
   /** Hand execute an input that is not well-typed (IN-4). */

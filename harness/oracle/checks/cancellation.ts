@@ -81,7 +81,11 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
     if (!result.isError || code === 'ABORTED' || !codeKept) {
       // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
       const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4'
-      const decided = ownError ? 'a tool\'s own error (its body started before the abort)' : 'a denial (its listener was entered before the abort)'
+      const decided = ownError
+        ? 'a tool\'s own error (its body started before the abort)'
+        : expected.clause === 'PST-1'
+          ? 'a post-execute block (its listener was entered before the abort)'
+          : 'a denial (its listener was entered before the abort)'
       report('CAN-4', 'decided-error-replaced', `${decided} was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
     return
@@ -106,12 +110,19 @@ function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | un
 /**
  * From where the outcome is an error an abort must not replace (CAN-4); -1 if none. A tool's own
  * error is its body's once the body has started; a denial is the deciding listener's once it was
- * entered (the registry must await it: PRE-6).
+ * entered (the registry must await it: PRE-6); so is a post-execute block, the error post-execute
+ * decides on a success.
  */
 function decisionPoint(trace: Trace, callId: string, e: Expected): number {
   const clause = e.outcome.clause
   if (clause === 'OUT-3' || clause === 'OUT-4') return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
+  if (clause === 'PST-1' && e.outcome.isError) return nthEntered(trace, callId, 'post', e.postEntered)
   if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
+  return nthEntered(trace, callId, 'pre', e.preEntered)
+}
+
+/** Where the call entered `stage` for the `n`th time; -1 if it did not. */
+function nthEntered(trace: Trace, callId: string, stage: Stage, n: number): number {
   let seen = 0
-  return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'pre' && x.call === callId && ++seen === e.preEntered)
+  return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === stage && x.call === callId && ++seen === n)
 }

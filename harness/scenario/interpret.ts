@@ -189,8 +189,8 @@ class ScenarioRun {
     }
     if (spec.agent) input.agent = registry.agent(spec.agent)
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
-    const abort = () => {
-      this.events.push({ ev: 'abort', call: callId })
+    const abort = (marks: { asBodySettled?: true } = {}) => {
+      this.events.push({ ev: 'abort', call: callId, ...marks })
       controller.abort()
     }
     const handed = malformedInput(spec.malformed, input)
@@ -200,15 +200,10 @@ class ScenarioRun {
       record.mode = `threw ${describeThrown(error)}`
     }
     if (spec.abortAtEntry) abort()
-    if (spec.abortScheduled) void this.pause().then(abort)
-    /** An abort at a moment of the call's own, once: none after an earlier one. */
-    const abortOnce = (asBodySettled: boolean) => () => {
-      if (controller.signal.aborted) return
-      this.events.push(asBodySettled ? { ev: 'abort', call: callId, asBodySettled } : { ev: 'abort', call: callId })
-      controller.abort()
-    }
-    if (spec.abortAsBodySettles) this.abortsAsBodySettles.set(callId, abortOnce(true))
-    if (spec.abortWhilePostRuns) this.abortsWhilePostRuns.set(callId, abortOnce(false))
+    if (spec.abortScheduled) void this.pause().then(() => abort())
+    // At a moment of the call's own: none after an earlier abort.
+    if (spec.abortAsBodySettles) this.abortsAsBodySettles.set(callId, () => controller.signal.aborted || abort({ asBodySettled: true }))
+    if (spec.abortWhilePostRuns) this.abortsWhilePostRuns.set(callId, () => controller.signal.aborted || abort())
     this.inFlight.set(handedId, callId)
     try {
       const result = await registry.execute(handed as ToolExecutionInput)

@@ -41,7 +41,7 @@ export type TraceEvent =
   | StageEvent
   | { ev: 'leave'; stage: Stage; call: string; index: number }
   /** `asBodySettled`: the abort a call's `abortAsBodySettles` made, before anything awaiting the body resumed. */
-  | { ev: 'abort'; call: string; asBodySettled?: boolean }
+  | { ev: 'abort'; call: string; asBodySettled?: true }
   /** `signalIsCaller`: the request's signal is the very signal the call's caller handed in (APR-1). */
   | { ev: 'approval-request'; call: string; keys: string[]; toolName: unknown; reason: unknown; signalIsCaller: boolean }
   | { ev: 'tamper'; call: string; changed: string[] }

@@ -105,6 +105,8 @@ describe('cancellation', () => {
     const events = [bodyEntered!, bodyLeft!, enter('post', { resultFrozen: true, isError: false }), abort(), leave('post'), settled()]
     expect(checksOf(blocking, traceOf(events, record(failure({ content: feedback }))))).toEqual([])
     expect(checksOf(blocking, traceOf(events, record(failure(), { code: 'ABORTED' })))).toEqual(['CAN-4:cancellation/decided-error-replaced'])
+    // A block published as a success was never applied: PST-1's fault, not cancellation's.
+    expect(checksOf(blocking, traceOf(events, record(success(1))))).not.toContain('CAN-4:cancellation/decided-error-replaced')
   })
 
   it('CAN-3: execute settles only after a started body settles', () => {

@@ -78,7 +78,9 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
   if (decidedAt >= 0 && view.abortAt > decidedAt) {
     // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
     const codeKept = expected.code === undefined || expected.codeClause === 'OUT-4' || code === expected.code
-    if (!result.isError || code === 'ABORTED' || !codeKept) {
+    // A block published as a success was never applied: PST-1's fault, not cancellation's.
+    const replaced = expected.clause === 'PST-1' ? result.isError && code === 'ABORTED' : !result.isError || code === 'ABORTED' || !codeKept
+    if (replaced) {
       // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
       const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4'
       const decided = ownError

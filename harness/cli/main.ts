@@ -151,7 +151,7 @@ function strayArguments(command: string, stray: readonly string[], server: strin
 
 function reportTargets(values: Record<string, unknown>) {
   const targets: Record<string, string> = {}
-  for (const key of ['json', 'junit', 'markdown', 'html', 'badge']) if (typeof values[key] === 'string') targets[key] = values[key] as string
+  for (const key of REPORT_OPTIONS) if (typeof values[key] === 'string') targets[key] = values[key] as string
   return targets
 }
 

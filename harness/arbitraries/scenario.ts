@@ -7,7 +7,7 @@ import type {
   ApprovalSpec, CallSpec, GuardSpec, ObserverSpec, PostSpec, PreSpec, Scenario, ToolDecisionSpec, ToolSpec, ValueDesc, WrapperSpec,
 } from '../scenario/types.js'
 import { approval, guard, observer, postListener, preListener, wellFormedPre, wrapper } from './hooks.js'
-import { abortedAtASchedulerPoint } from '../scenario/call-aborts.js'
+import { abortedAtASchedulerPoint, abortedWhileWaiting } from '../scenario/call-aborts.js'
 import { tool } from './tools.js'
 import { anyValue, jsonValue } from './values.js'
 
@@ -128,9 +128,6 @@ function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]
     }),
   )
 }
-
-/** A call that could wait forever, aborted at a scheduler point (never after its body settles: it would not settle). */
-const abortedWhileWaiting = ({ abortAsBodySettles: _, abortWhilePostRuns: __, ...call }: CallSpec): CallSpec => ({ ...call, abortScheduled: true })
 
 /** The generated parts of a scenario: its tools and hooks as the scenario holds them, and its config choices. */
 type ScenarioParts = Pick<Scenario, 'tools' | 'pre' | 'guards' | 'wrappers' | 'post' | 'observers' | 'toolDecisions'> & {

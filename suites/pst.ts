@@ -144,6 +144,9 @@ export default [
             value: { kind: 'block', feedback: [{ type: 'text', text: 'no' }], additionalContexts: [null] },
           },
           { kind: 'returns', value: { kind: 'accept', additionalContexts: [{ role: 'user', content: [{ type: 'text', text: 'x' }], bad: { $: 'bigint' } }] } },
+          // new String('accept'): loosely equal to the kind, never exactly.
+          { kind: 'returns', value: { kind: { $: 'boxed', value: 'accept' }, value: 1 } },
+          { kind: 'returns', value: { kind: { $: 'boxed', value: 'accept' } } },
         ),
       }), { minLength: 1, maxLength: 2 }),
     }),

@@ -26,8 +26,15 @@ const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ k
 const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => (
   { ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }
 ))
-/** presentationMeta answers of every kind, including throwing and returning undefined (no meta). */
-const metaProjection = fc.oneof(projection(false), fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }))
+/** presentationMeta answers of every kind, including throwing, returning undefined (no meta) and a -0 JSON would turn into 0. */
+const metaProjection = fc.oneof(
+  projection(false),
+  fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }),
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<ProjectionSpec>({ kind: 'returns', value: { $: 'negzero' } }, { kind: 'returns', value: { at: [1, { $: 'negzero' }] } }),
+  },
+)
 /** Renders that are not content: not an array, null or malformed blocks, a good block beside a bad one. */
 const malformedContent = fc.constantFrom<ValueDesc>(
   'text',

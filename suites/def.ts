@@ -21,6 +21,15 @@ type Flaw =
   | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'
   | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null'
 
+/** A disposer used again: SPEC does not say it may not throw, only what it leaves registered. */
+function disposeAgain(dispose: () => void): void {
+  try {
+    dispose()
+  } catch {
+    // judged by the next call, not by the throw
+  }
+}
+
 const flaws: Flaw[] = [
   'no-output',
   'no-schema',
@@ -105,11 +114,12 @@ export default [
   custom(
     'DEF-2',
     'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL; ' +
-      'a disposer used again after the name was registered anew disposes nothing',
-    fc.record({ name: toolName, scoped: fc.boolean(), again: fc.boolean() }),
+      'a disposer used again (at once, or after the name was registered anew) disposes nothing and registers nothing',
+    fc.record({ name: toolName, scoped: fc.boolean(), twice: fc.boolean(), again: fc.boolean() }),
     (c) => [
       `tool ${c.name} registered ${c.scoped ? 'for agent A' : 'globally'}, then a second tool ${c.name} in the same layer`,
       `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
+      ...(c.twice ? [`the disposer is called a second time at once, and ${c.name} is called again`] : []),
       ...(c.again ? [`${c.name} is registered anew, called, the first disposer is called a second time, and ${c.name} is called once more`] : []),
     ],
     async (ctx, c) => {
@@ -129,6 +139,11 @@ export default [
       dispose()
       const after = await registry.execute(input(c.name, {}, callAs))
       if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
+      if (c.twice) {
+        disposeAgain(dispose)
+        const still = await registry.execute(input(c.name, {}, callAs))
+        if (!still.isError || codeOf(registry, still) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer ran a second time, the name is not UNKNOWN_TOOL')
+      }
       if (!c.again) return
       try {
         registry.register(liveTool(c.name, { execute: async () => ({ again: true }) }), scope)
@@ -137,7 +152,7 @@ export default [
       }
       const anew = await registry.execute(input(c.name, {}, callAs))
       if (anew.isError || JSON.stringify(anew.value) !== '{"again":true}') return ctx.fail('the tool registered anew is not the one that runs')
-      dispose()
+      disposeAgain(dispose)
       const stale = await registry.execute(input(c.name, {}, callAs))
       if (stale.isError || JSON.stringify(stale.value) !== '{"again":true}') ctx.fail('the first disposer, called again, removed the tool registered anew')
     },

@@ -96,13 +96,13 @@ const isShifting = (c: SameCase | ShiftingCase): c is ShiftingCase => 'define' i
 /**
  * What each stage is handed is the caller's call: its callId, name and agent (by identity, as
  * `agent()` promises) and the arguments snapshot — checked on every stage and the body's context;
- * or, in two cases of three, arguments whose getter shifts between reads (in-snapshot-once.ts).
+ * or, in four cases of five, arguments whose getter shifts between reads (in-snapshot-once.ts).
  */
 const sameExecution = custom(
   'IN-1', 'every stage and the body see the caller\'s callId, name, agent and one frozen snapshot of its arguments',
   fc.oneof<[fc.WeightedArbitrary<SameCase | ShiftingCase>, fc.WeightedArbitrary<SameCase | ShiftingCase>]>(
     { weight: 1, arbitrary: sameCase },
-    { weight: 2, arbitrary: shiftingCase },
+    { weight: 4, arbitrary: shiftingCase },
   ),
   (c) => isShifting(c) ? shiftingStory(c) : [
     'tool probe, with a finalizer; a pre-execute listener, guard, wrapper, post-execute listener and observer, each watching',

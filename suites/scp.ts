@@ -1,7 +1,10 @@
 /** SCP: scopes. */
 import fc from 'fast-check'
-import { ANY_SCHEMA, guard, quiet, scenario, tool, type ToolSpec } from '../harness/property/vocabulary.js'
+import { ANY_SCHEMA, guard, quiet, safeJson, scenario, tool, toolName, type ToolSpec } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
+import { custom } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
+import { withDirect } from './with-direct.js'
 
 /** The same name registered globally and for one agent, so shadowing decides which body runs. */
 const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).map(([global, own, agent]): ToolSpec[] => [
@@ -16,11 +19,37 @@ const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).
   },
 ])
 
+/** What each agent is shown: the listing, not only the call, holds the layer that agent sees. */
+const listedLayer = custom(
+  'SCP-1', 'schemas({ agent }) lists a shadowed name from the layer that agent sees',
+  fc.record({ name: toolName, owner: fc.constantFrom<'A' | 'B'>('A', 'B'), globalFirst: fc.boolean() }),
+  (c) => [
+    `tool ${c.name} registered globally (description "global") and for agent ${c.owner} (description "own"), ` +
+      `${c.globalFirst ? 'the global one' : 'the agent\'s'} first`,
+    'schemas() is read, and schemas({ agent }) for A and for B',
+  ],
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    const registerGlobal = () => registry.register(liveTool(c.name, { description: 'global' }))
+    const registerOwn = () => registry.register(liveTool(c.name, { description: 'own' }), { agent: registry.agent(c.owner) })
+    if (c.globalFirst) registerGlobal()
+    registerOwn()
+    if (!c.globalFirst) registerGlobal()
+    for (const agent of [undefined, 'A', 'B'] as const) {
+      const listed = registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) }) as { name?: unknown; description?: unknown }[]
+      const shown = listed.filter((entry) => entry.name === c.name).map((entry) => entry.description)
+      const expected = agent === c.owner ? 'own' : 'global'
+      const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+      if (shown.length !== 1 || shown[0] !== expected) ctx.fail(`${whose} listed ${c.name} as ${safeJson(shown)}, not the ${expected} tool alone`)
+    }
+  },
+)
+
 export default [
-  judged(
+  withDirect(judged(
     'SCP-1', 'a tool registered for agent A shadows a same-named global tool for A alone; others still see the global one',
     scenario({ ...quiet, tools: shadowed, calls: { max: 3, agents: true } }),
-  ),
+  ), listedLayer, { scenario: 2, direct: 1 }),
   judged(
     'SCP-2', 'a guard registered for agent A applies to A\'s calls only',
     scenario({

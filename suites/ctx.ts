@@ -30,6 +30,13 @@ const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps
 const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
 /** A succeeding body that keeps its run context and concludes through it only after it returned: no conclusion. */
 const concludingLate = succeedingTool().map((t): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude-later' }] } }))
+/**
+ * The same, waiting first, for calls that run side by side: a context saved by one call, used while
+ * another call of the same tool runs, must not conclude that other call either.
+ */
+const waitingThenConcludingLate = succeedingTool().map((t): ToolSpec => (
+  { ...t, body: { ...t.body, steps: [{ kind: 'await' }, { kind: 'await' }, { kind: 'conclude-later' }] } }
+))
 /** A body that dispatches a nested call whose success concludes: the body forwards that conclusion. */
 const nestedConcluding = withNested(
   fc.oneof({ weight: 3, arbitrary: succeedingTool().map(addConclude) }, { weight: 1, arbitrary: fc.oneof(concluding, tool()) }),
@@ -68,17 +75,32 @@ export default [
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
-    scenario({
-      ...quiet,
-      tools: fc.oneof(
-        { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
-        { weight: 2, arbitrary: nestedConcluding },
-        { weight: 2, arbitrary: fc.array(concludingLate, { minLength: 1, maxLength: 1 }) },
-      ),
-      // A listener that delegates is where a conclusion made after the body returned would land.
-      post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
-      calls: { max: 2 },
-    }),
+    fc.oneof(
+      {
+        weight: 4,
+        arbitrary: scenario({
+          ...quiet,
+          tools: fc.oneof(
+            { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(concluding, succeedingTool(), tool()), { minLength: 1, maxLength: 2, selector: (t) => t.name }) },
+            { weight: 2, arbitrary: nestedConcluding },
+            { weight: 2, arbitrary: fc.array(concludingLate, { minLength: 1, maxLength: 1 }) },
+          ),
+          // A listener that delegates is where a conclusion made after the body returned would land.
+          post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
+          calls: { max: 2 },
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: scenario({
+          ...quiet,
+          tools: fc.array(waitingThenConcludingLate, { minLength: 1, maxLength: 1 }),
+          post: fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }]),
+          concurrent: true,
+          calls: { max: 3 },
+        }),
+      },
+    ),
   ),
 
   custom(

@@ -47,15 +47,18 @@ export default [
       cooperative: fc.boolean(),
       lingerMs: fc.integer({ min: 0, max: 5 }),
       throws: fc.boolean(),
+      delegating: fc.boolean(),
     }),
     (c) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
       `tool fast, timeoutMs ${c.timeoutMs}: its body returns at once`,
-      'the registry has the timeout policy; one call to slow, then one to fast',
+      `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; one call to slow, then one to fast`,
     ],
     async (ctx, c) => {
       const registry = await ctx.registry({ timeoutPolicy: true })
+      // A wrapper that only delegates hands on the signal of its level: the policy's, wherever it sits.
+      if (c.delegating) registry.onExecute((_exec, next) => next())
       let bodySettled = false
       let sawAbort = false
       registry.register(liveTool('slow', {

@@ -90,6 +90,12 @@ class ScenarioRun {
   private readonly abortsWhilePostRuns = new Map<string, () => void>()
   /** Writes hostile hooks make later (on a decision they returned, a projection's output). */
   private pendingWrites: (() => void)[] = []
+  /**
+   * Bodies that keep their run context and conclude through it once they returned: the conclusion, by
+   * call, made when that call enters its next stage or settles. Not sooner: a registry across a process
+   * boundary learns that the body returned from the message before the conclusion's.
+   */
+  private readonly concludesLater = new Map<string, () => void>()
   private registry: RegistryUnderTest | undefined
   /** The first AdapterFault a call rejected with: the case is the adapter's error, not a verdict. */
   fault: AdapterFault | undefined
@@ -216,6 +222,7 @@ class ScenarioRun {
     }
     if (this.inFlight.get(handedId) === callId) this.inFlight.delete(handedId)
     this.flushWrites()
+    taken(this.concludesLater, callId)?.()
     this.events.push({ ev: 'settled', call: callId })
   }
 
@@ -291,6 +298,7 @@ class ScenarioRun {
   private enter(stage: Stage, exec: ToolExecution, index: number, extra: Partial<TraceEvent & { ev: 'enter' }> = {}): string {
     this.flushWrites()
     const call = this.keyOf(exec)
+    taken(this.concludesLater, call)?.()
     this.events.push({
       ev: 'enter',
       stage,
@@ -582,7 +590,7 @@ class ScenarioRun {
       if (record) record.bodySignalAborted = ctx.signal.aborted
       this.leave('body', call, 0)
       this.abortAsSettled(call)
-      if (concludeLater) void Promise.resolve().then(() => this.pendingWrites.push(() => concludeOn(ctx)))
+      if (concludeLater) this.concludesLater.set(call, () => concludeOn(ctx))
     }
   }
 

@@ -94,12 +94,9 @@ function layered(cases: ToolCase[], scopes: boolean): ToolCase[] {
   return kept.map(({ scope: _scope, ...c }) => c)
 }
 
-/** The description of each tool `agent` sees, by name: globals, shadowed by its own (SCP-1). */
-function visibleTo(cases: ToolCase[], agent: Agent): Map<string, string> {
-  const seen = new Map<string, string>()
-  for (const c of cases) if (c.scope === undefined) seen.set(c.name, definition(c).description)
-  for (const c of cases) if (agent !== undefined && c.scope === agent) seen.set(c.name, definition(c).description)
-  return seen
+/** The names of the tools `agent` sees: the globals and its own (which of a shadowed pair is SCP-1's). */
+function visibleTo(cases: ToolCase[], agent: Agent): Set<string> {
+  return new Set(cases.filter((c) => c.scope === undefined || (agent !== undefined && c.scope === agent)).map((c) => c.name))
 }
 
 /** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */

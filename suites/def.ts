@@ -120,7 +120,7 @@ export default [
       `tool ${c.name} registered ${c.scoped ? 'for agent A' : 'globally'}, then a second tool ${c.name} in the same layer`,
       `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
       ...(c.twice ? [`the disposer is called a second time at once, and ${c.name} is called again`] : []),
-      ...(c.again ? [`${c.name} is registered anew, called, the first disposer is called a second time, and ${c.name} is called once more`] : []),
+      ...(c.again ? [`${c.name} is registered anew, called, the first disposer is called again, and ${c.name} is called once more`] : []),
     ],
     async (ctx, c) => {
       const registry = await ctx.registry()

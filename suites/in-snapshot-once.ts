@@ -6,7 +6,8 @@
  * was not validated. SPEC fixes the copy, not the reads: a registry may walk the arguments more
  * than once (a check, then the copy) as long as everything it judges and runs is that one copy, and
  * a call one of whose reads is not lossless JSON may end at IN-2; neither is failed here (the
- * variant arguments-checked-then-copied takes both).
+ * variant arguments-checked-then-copied takes both). What is failed: stages holding a read JSON
+ * cannot hold when the first read was lossless (a later read, copied with no check).
  */
 import fc from 'fast-check'
 import {

@@ -391,6 +391,9 @@ class ScenarioRun {
             return next({ signal: new AbortController().signal })
           case 'made-up':
             return buildValue(action.result)
+          case 'unawaited-next':
+            void Promise.resolve(next()).catch(() => undefined)
+            return buildValue(action.result)
           case 'throws':
             throw new Error('toolreg: wrapper throws')
           case 'rejects':

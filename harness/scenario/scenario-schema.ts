@@ -176,7 +176,7 @@ export const SCENARIO_SCHEMA = {
           action: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'throws', 'rejects'] }, result: desc },
+            properties: { kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects'] }, result: desc },
             additionalProperties: false,
           },
           attack,

@@ -148,6 +148,8 @@ export type WrapperAction =
   | { kind: 'replace-signal' }
   /** Return without next(): a made-up result. */
   | { kind: 'made-up'; result: ValueDesc }
+  /** Call next() without waiting for it and return a made-up result while the body still runs (CAN-3). */
+  | { kind: 'unawaited-next'; result: ValueDesc }
   | { kind: 'throws' }
   | { kind: 'rejects' }
 

@@ -2,7 +2,7 @@
  * One call through the pipeline, stage by stage (the routing table at the end of SPEC.md).
  * Honours IN-4 (execute never rejects), CAN-2 (cancellation is re-checked after every gate),
  * CAN-3 (the call settles only after a started body settles; then a success becomes ABORTED),
- * CAN-4 (only successes are replaced), CTX-1 (deferred contexts ride on the outcome), FIN-2
+ * CAN-4 (only successes are replaced), META-1 (an invalid deferred context fails the call), CTX-1 (deferred contexts ride on the outcome), FIN-2
  * (finalize runs exactly once for a routed call), RES-1 (observers once, after finalization).
  */
 import type { ToolExecutionResult, UserMessage } from '../../harness/contract/spec.js'
@@ -45,7 +45,9 @@ async function settle(stages: Stages, registry: RegistryContext, call: CallState
     ended = { result: failure('The registry failed while running this call.'), runPost: false }
   }
   await call.bodySettled
-  let result = ended.result
+  // A body a wrapper left running beside its made-up result may have deferred an invalid context (META-1).
+  const contextFailed = call.contextError !== undefined && !ended.result.isError
+  let result = contextFailed ? failure(`Invalid deferred context: ${call.contextError}`, 'INVALID_TOOL_OUTPUT') : ended.result
   if (stages.isCancelled(call.exec.signal)) result = stages.cancelOutcome(result)
   result = stages.attachContexts(result, call.contexts)
   if (!ended.runPost) return result

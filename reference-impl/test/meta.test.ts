@@ -43,6 +43,26 @@ const sources: [string, (bad: unknown) => Promise<{ result: ToolExecutionResult;
       }),
   ],
   [
+    'a deferred context of a body a wrapper left running beside its made-up success',
+    (bad) =>
+      runWith(
+        (registry) => {
+          registry.onExecute(async (_exec, next) => {
+            void next()
+            return { isError: false, value: { n: 2 }, content: [] }
+          })
+        },
+        bad,
+        {
+          execute: async (_args, exec) => {
+            await Promise.resolve()
+            exec.deferContext(badMessage(bad))
+            return { n: 1 }
+          },
+        },
+      ),
+  ],
+  [
     'a wrapper-mutated meta',
     (bad) =>
       runWith((registry) => {

@@ -24,7 +24,13 @@ export function wrapperChain(specs: WrapperSpec[], applicable: number[], tool: T
     entered++
     const action = specs[index]!.action
     if (action.kind === 'throws' || action.kind === 'rejects') return { entered, bodyRuns: false, runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
-    if (action.kind === 'made-up') return { entered, bodyRuns: false, ...madeUp(action.result, tool, shapes) }
+    if (action.kind === 'made-up') return { entered, bodyRuns: false, ...madeUp(action.result, tool, shapes, NO_BODY) }
+    if (action.kind === 'unawaited-next') {
+      // The body runs on beside the made-up result, and the call waits for it (CAN-3): its contexts and conclusion count.
+      const refused = bodyNeverRuns(tool, call)
+      const body = refused ? NO_BODY : bodyEffects(tool, shapes)
+      return { entered, bodyRuns: !refused, ...(refused ? { refused } : {}), ...madeUp(action.result, tool, shapes, body) }
+    }
   }
   const refused = bodyNeverRuns(tool, call)
   return { entered, bodyRuns: !refused, ...(refused ? { refused } : {}), runPost: true, outcome: bodyOutcome(tool, call, shapes) }
@@ -35,32 +41,54 @@ export function bodyNeverRuns(tool: ToolSpec, call: CallSpec): boolean {
   return tool.define === true && !matchesSchema(jsonOf(tool.parameters), jsonOf(call.args))
 }
 
-function madeUp(raw: ValueDesc, tool: ToolSpec, shapes: ShapeLatitude): { runPost: boolean; outcome: PredictedOutcome } {
+/** What a running body adds to any outcome of its call: the contexts it deferred and whether it concluded (CTX-1, CTX-2). */
+interface BodyEffects {
+  /** The lossless contexts, as the outcome carries them. */
+  contexts: unknown[]
+  concludes: boolean
+  /** A context is not lossless JSON: the outcome is an error (META-1), which may drop the rest (CTX-1). */
+  notLossless: boolean
+  /** A lossless context is not a UserMessage: OUT-5 (S) makes the outcome an error, which may drop the rest. */
+  shapeless: boolean
+}
+
+const NO_BODY: BodyEffects = { contexts: [], concludes: false, notLossless: false, shapeless: false }
+
+function bodyEffects(tool: ToolSpec, shapes: ShapeLatitude): BodyEffects {
+  const deferred: ValueDesc[] = []
+  let concludes = false
+  for (const step of tool.body.steps) {
+    if (step.kind === 'defer') deferred.push(step.context)
+    if (step.kind === 'conclude') concludes = true
+  }
+  const lossless = deferred.filter((c) => isLosslessDesc(c))
+  const shapeless = lossless.some((c) => !isUserMessageDesc(c)) && !shapes.misshapen('contexts')
+  const contexts = (shapeless ? lossless.filter(isUserMessageDesc) : lossless).map(jsonOf)
+  return { contexts, concludes, notLossless: lossless.length !== deferred.length, shapeless }
+}
+
+function madeUp(raw: ValueDesc, tool: ToolSpec, shapes: ShapeLatitude, body: BodyEffects): { runPost: boolean; outcome: PredictedOutcome } {
   const result = unwrapPromise(raw)
   if (!isObjectDesc(result)) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
   const isError = readField(result, 'isError')
   const error = readField(result, 'error')
   const value = readField(result, 'value')
   if (isError === THROWS || error === THROWS || value === THROWS) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
-  if (isError === false) return { runPost: true, outcome: successOf(tool, value === undefined ? { $: 'undefined' } : value, 'EXE-4', [], false, shapes) }
   const errorObject = error !== undefined && isObjectDesc(error) && !Array.isArray(error)
-  if (isError === true && errorObject) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
-  return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
+  if (isError !== false && !(isError === true && errorObject)) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
+  const { contexts } = body
+  if (body.notLossless) return { runPost: true, outcome: { isError: true, clause: 'META-1', contexts, contextsAlt: [[]] } }
+  if (isError === true && body === NO_BODY) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
+  if (isError === true) return { runPost: true, outcome: { isError: true, clause: 'EXE-4', contexts, ...(body.shapeless ? { contextsAlt: [[]] } : {}) } }
+  if (body.shapeless) return { runPost: true, outcome: outOfShape(contexts) }
+  return { runPost: true, outcome: successOf(tool, value === undefined ? { $: 'undefined' } : value, 'EXE-4', contexts, body.concludes, shapes) }
 }
 
 function bodyOutcome(tool: ToolSpec, call: CallSpec, shapes: ShapeLatitude): PredictedOutcome {
   if (bodyNeverRuns(tool, call)) return { isError: true, code: 'INVALID_ARGS', clause: 'DEF-5' }
-  const contexts: ValueDesc[] = []
-  let concludes = false
-  for (const step of tool.body.steps) {
-    if (step.kind === 'defer') contexts.push(step.context)
-    if (step.kind === 'conclude') concludes = true
-  }
-  const lossless = contexts.filter((c) => isLosslessDesc(c))
-  const shapeless = lossless.some((c) => !isUserMessageDesc(c)) && !shapes.misshapen('contexts')
-  const contextJson = (shapeless ? lossless.filter(isUserMessageDesc) : lossless).map(jsonOf)
+  const { contexts: contextJson, concludes, notLossless, shapeless } = bodyEffects(tool, shapes)
   // A sibling context that is not lossless JSON makes a pipeline error, which may drop the rest (CTX-1).
-  if (lossless.length !== contexts.length) return { isError: true, clause: 'META-1', contexts: contextJson, contextsAlt: [[]] }
+  if (notLossless) return { isError: true, clause: 'META-1', contexts: contextJson, contextsAlt: [[]] }
   const out = tool.body.outcome
   if (out.kind === 'throw' || out.kind === 'reject') {
     const code = thrownCode(out.thrown)

@@ -108,6 +108,28 @@ describe(`starved by ${HOGS} CPU hogs${pinning ? ' on its CPU' : ''}`, () => {
     expect(slept!.own / slept!.wall, `sleeper: ${JSON.stringify(slept)}`).toBeGreaterThan(0.95)
   })
 
+  test('the process clock counts the waiting of every thread: a starved worker thread, not only the main one', async () => {
+    // The main thread sleeps (it accrues own time at wall speed); a worker thread spins, starved by the hogs.
+    const script = `import { ownClock, processClock } from ${JSON.stringify(OWN_TIME)}
+      import { Worker } from 'node:worker_threads'
+      new Worker('for (;;) {}', { eval: true }).unref()
+      setTimeout(() => {
+        const [main, all, wall0] = [ownClock(), processClock(), performance.now()]
+        const [main0, all0] = [main.now(), all.now()]
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800)
+        const wall = performance.now() - wall0
+        console.log(JSON.stringify({ main: (main.now() - main0) / wall, all: (all.now() - all0) / wall }))
+        process.exit(0)
+      }, 200)`
+    const child = node(script)
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    await new Promise((resolve) => child.once('exit', resolve))
+    const ratio = JSON.parse(out) as { main: number; all: number }
+    expect(ratio.main, JSON.stringify(ratio)).toBeGreaterThan(0.9)
+    expect(ratio.all, JSON.stringify(ratio)).toBeLessThan(0.6)
+  })
+
   test('afterOwnTime fires once the own time has passed, not the wall time, in a process kept busy', async () => {
     // Busy in slices, as the harness is while a case's promise is pending: the timer gets to run.
     const script = `import { afterOwnTime, ownClock } from ${JSON.stringify(OWN_TIME)}
@@ -128,5 +150,23 @@ describe(`starved by ${HOGS} CPU hogs${pinning ? ' on its CPU' : ''}`, () => {
     // A wall-time timer fires at 200 ms of wall time; own time may read ahead by one wait for the CPU.
     expect(fired.wall, JSON.stringify(fired)).toBeGreaterThan(2 * 200)
     expect(fired.own, JSON.stringify(fired)).toBeGreaterThan(200 - WAIT_SLACK_MS)
+  })
+
+  test('afterOwnTime on the process clock fires at its wall-time bound, however starved the process', async () => {
+    const script = `import { afterOwnTime, processClock } from ${JSON.stringify(OWN_TIME)}
+      import { Worker } from 'node:worker_threads'
+      new Worker('for (;;) {}', { eval: true }).unref()
+      const wall0 = performance.now()
+      afterOwnTime(60_000, () => {
+        console.log(JSON.stringify({ wall: performance.now() - wall0 }))
+        process.exit(0)
+      }, { clock: processClock(), atMostMs: 300 })`
+    const child = node(script)
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    await new Promise((resolve) => child.once('exit', resolve))
+    const fired = JSON.parse(out) as { wall: number }
+    expect(fired.wall, JSON.stringify(fired)).toBeGreaterThanOrEqual(300)
+    expect(fired.wall, JSON.stringify(fired)).toBeLessThan(5_000)
   })
 })

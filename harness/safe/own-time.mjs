@@ -13,7 +13,7 @@
 // watchdog thread does not judge a thread it sees waiting now. Where that file cannot be read
 // (another system, a kernel without scheduler statistics, a process that is gone) the clock
 // counts wall time from then on: the same judgement as before this module, never a jump.
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
 
 const FIELD_BYTES = 96
 
@@ -62,25 +62,77 @@ export function ownClock(pid) {
   }
 }
 
+/**
+ * The own-time clock of this whole process: wall time less what each of its threads waited for a
+ * CPU since the clock was made. A chain of work that hops threads (a file read on the libuv pool,
+ * then its callback on the main thread) is delayed by every hop's wait; concurrent waits count
+ * more than once, so the clock is generous under load and exact on an idle machine.
+ */
+export function processClock() {
+  const waited = new Map()
+  let total = 0
+  let measured = true
+  const readAll = () => {
+    let tids
+    try {
+      tids = readdirSync('/proc/self/task')
+    } catch {
+      measured = false
+      return
+    }
+    for (const tid of tids) {
+      const wait = threadWaitMs(tid)
+      if (wait === undefined) continue
+      total += wait - (waited.get(tid) ?? 0)
+      waited.set(tid, wait)
+    }
+  }
+  readAll()
+  total = 0
+  return {
+    get measured() {
+      return measured
+    },
+    cpuMs: undefined,
+    now() {
+      if (measured) readAll()
+      return performance.now() - total
+    },
+    close() {
+      measured = false
+    },
+  }
+}
+
+function threadWaitMs(tid) {
+  try {
+    const [ranNs, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ').map(Number)
+    return Number.isFinite(ranNs) && Number.isFinite(waitNs) ? waitNs / 1e6 : undefined
+  } catch {
+    return undefined // the thread ended
+  }
+}
+
 let threadClock
 
 /**
- * Calls `fire` once `ms` of the calling thread's own time have passed: a timer that, when it
- * fires, re-arms for the own time still missing. Returns what cancels it.
+ * Calls `fire` once `ms` of own time have passed (the calling thread's, or `options.clock`'s): a
+ * timer that, when it fires, re-arms for the own time still missing, at most until
+ * `options.atMostMs` of wall time. Returns what cancels it.
  */
-export function afterOwnTime(ms, fire) {
-  threadClock ??= ownClock()
-  const clock = threadClock
+export function afterOwnTime(ms, fire, options = {}) {
+  const clock = options.clock ?? (threadClock ??= ownClock())
   const until = clock.now() + ms
+  const latest = performance.now() + (options.atMostMs ?? Infinity)
   let timer
   const arm = (wait) => {
     timer = setTimeout(() => {
-      const missing = until - clock.now()
+      const missing = Math.min(until - clock.now(), latest - performance.now())
       if (missing > 0) arm(missing)
       else fire()
     }, wait)
   }
-  arm(ms)
+  arm(Math.min(ms, options.atMostMs ?? Infinity))
   return () => clearTimeout(timer)
 }
 

@@ -7,10 +7,9 @@ import {
   approval,
   approvalOutcome,
   boxedGrant,
-  callArguments,
+  argumentsWithProtoKey,
   defaults,
   guard,
-  jsonValue,
   postListener,
   preListener,
   quiet,
@@ -23,21 +22,12 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 
-const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' })
+const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }, { kind: 'ask', reason: '' })
 const asking: fc.Arbitrary<PreSpec[]> = fc
   .tuple(fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 1 }), ask, timing)
   .map(([before, value, t]) => [...before, { timing: t, decision: { kind: 'returns', value } as DecisionSpec }])
 /** The same, without hostile writes. */
 const askingPlain = asking.map((pre) => pre.map(({ tamper: _tamper, attack: _attack, ...p }) => p))
-
-/**
- * Arguments that hold a key named __proto__ in one case in four: a registry or SDK that parses or
- * copies arguments may refuse or lose it before it asks (the AI SDK's secure-json-parse does).
- */
-const askedArguments: fc.Arbitrary<ValueDesc> = fc.oneof(
-  { weight: 3, arbitrary: callArguments },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'path'), jsonValue, { minKeys: 1, maxKeys: 2 }) as fc.Arbitrary<ValueDesc> },
-)
 
 const otherYes = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ValueDesc>(true) },
@@ -54,7 +44,7 @@ const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
 export default [
   judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
-    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: askedArguments } }),
+    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } }),
   ),
   judged(
     'APR-2',

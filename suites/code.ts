@@ -1,6 +1,6 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { buildValue, defaults, losslessText, poisoned, scenario, valueWords, type Scenario } from '../harness/property/vocabulary.js'
+import { buildValue, defaults, losslessText, poisoned, scenario, tool, valueWords, type Scenario } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -100,10 +100,18 @@ const sameEndAsMissing = custom(
   'code', 25,
 )
 
+const scopedTools = fc.uniqueArray(tool({ scoped: true }), { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` })
+
 export default [
   withDirect(judged(
     'CODE-1', 'in code mode a parent-less call naming a native tool is UNKNOWN_TOOL before any policy stage, exactly like a tool that does not exist',
-    scenario({ mode: codeMode, approval: defaults.approval, calls: { max: 2, unknownNames: true, agents: true } }),
+    // Tools of an agent's own in half the cases: natives too, hidden from that agent's direct calls.
+    scenario({
+      mode: codeMode,
+      tools: fc.oneof(defaults.tools, scopedTools),
+      approval: defaults.approval,
+      calls: { max: 2, unknownNames: true, agents: true },
+    }),
   ), sameEndAsMissing),
 
   custom(

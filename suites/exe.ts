@@ -7,6 +7,7 @@ import {
   quiet,
   scenario,
   succeedingTool,
+  timing,
   tool,
   wrapper,
   type ToolSpec,
@@ -91,7 +92,13 @@ export default [
     'EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome',
     scenario({
       ...quiet,
-      wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')),
+      wrappers: fc.oneof(
+        wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'throws' || w.action.kind === 'rejects')),
+        // A wrapper that throws once next() resolved: the body ran, and its result is lost all the same.
+        fc.tuple(wrappers(0, (w) => w.action.kind === 'pass' || w.action.kind === 'replace-signal'), timing).map(
+          ([ws, t]): WrapperSpec[] => [...ws.slice(0, 1), { timing: t, action: { kind: 'throws-after-next' } }],
+        ),
+      ),
       post: fc.array(postListener, { maxLength: 1 }),
     }),
   ),

@@ -25,7 +25,7 @@ import {
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import type { JsonValue } from '../harness/contract/spec.js'
+import type { JsonValue, ToolDefinition } from '../harness/contract/spec.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   fc.uniqueArray(
@@ -45,6 +45,15 @@ const blockingLast: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.array(postListener, { maxLength: 1 }), contentDesc.filter(isContent), timing)
   .map(([before, feedback, t]) => [...before, { timing: t, decision: { kind: 'returns', value: { kind: 'block', feedback } } as DecisionSpec }])
 
+/** Puts another finalizeContent on a registered definition object; one the registry froze keeps its own. */
+function reassign(def: ToolDefinition, finalizeContent: () => void): void {
+  try {
+    ;(def as { finalizeContent?: unknown }).finalizeContent = finalizeContent
+  } catch {
+    // a frozen definition: nothing changed
+  }
+}
+
 export default [
   custom(
     'FIN-1',
@@ -52,12 +61,14 @@ export default [
       're-registering or disposing mid-call never mixes definitions, and only the entry finalizer runs, once',
     fc.record({
       when: fc.constantFrom('pre-execute', 'body'),
-      then: fc.constantFrom('dispose', 'replace'),
+      then: fc.constantFrom('dispose', 'replace', 'reassign'),
     }),
     (c) => [
       'tool swapped: definition "first", with its own body, render and finalizer',
-      `${c.when === 'body' ? 'while its body runs' : 'in a pre-execute listener'}, "first" is ${
-        c.then === 'dispose' ? 'disposed' : 'disposed and replaced by a definition "second"'
+      `${c.when === 'body' ? 'while its body runs' : 'in a pre-execute listener'}, "first" ${
+        c.then === 'dispose' ? 'is disposed'
+        : c.then === 'replace' ? 'is disposed and replaced by a definition "second"'
+        : 'has its finalizeContent reassigned, on the same definition object, to another callback'
       }`,
       'one call to swapped',
     ],
@@ -66,6 +77,7 @@ export default [
       const bodies: string[] = []
       const finalizers: string[] = []
       let dispose: () => void = () => undefined
+      let first: ToolDefinition | undefined
       const definition = (label: string) => liveTool('swapped', {
         output: { schema: ANY_SCHEMA as JsonValue, render: () => [{ type: 'text', text: label }] },
         finalizeContent: () => void finalizers.push(label),
@@ -76,10 +88,12 @@ export default [
         },
       })
       const swap = () => {
+        if (c.then === 'reassign') return reassign(first!, () => void finalizers.push('reassigned'))
         dispose()
         if (c.then === 'replace') registry.register(definition('second'))
       }
-      dispose = registry.register(definition('first'))
+      first = definition('first')
+      dispose = registry.register(first)
       if (c.when === 'pre-execute') {
         registry.onPreExecute(async (_exec, next) => {
           swap()
@@ -95,7 +109,7 @@ export default [
       )
       // Disposal (never re-registration) may end the call as UNKNOWN_TOOL; otherwise it finishes with its entry definition.
       if (result.isError && codeOf(registry, result) === 'UNKNOWN_TOOL') {
-        if (c.then === 'replace') ctx.fail('a call whose tool was re-registered mid-call became UNKNOWN_TOOL')
+        if (c.then !== 'dispose') ctx.fail(`a call whose tool was ${c.then === 'replace' ? 're-registered' : 'changed'} mid-call became UNKNOWN_TOOL`)
         return
       }
       if (bodies.length !== 1) return ctx.fail(`the entry definition's body ran ${bodies.length} times and the call did not end as UNKNOWN_TOOL`)
@@ -108,7 +122,7 @@ export default [
     'FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry',
     scenario({
       tools: finalizing(finalizer),
-      pre: fc.array(preListener(preDecision({ malformed: 2, failing: 4 })), { minLength: 1, maxLength: 2 }),
+      pre: fc.array(preListener(preDecision({ malformed: 2, failing: 6 })), { minLength: 1, maxLength: 2 }),
       approval: defaults.approval,
       post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
@@ -124,6 +138,8 @@ export default [
           fc.constant<FinalizeSpec>({ kind: 'throws' }),
           { weight: 2, arbitrary: oddFinalizer },
           replacingBlocks,
+          // No blocks replaces the content with none: not the same as undefined.
+          fc.constant<FinalizeSpec>({ kind: 'returns', value: [] }),
         ),
         false,
       ).map((tools) => tools.map(deferringFirst)),

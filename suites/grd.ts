@@ -6,8 +6,10 @@ import {
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 
-/** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
-const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
+/** Falsy verdicts, and an async guard's Promise of nothing: returns other than undefined, so denials. */
+const falsyGuard: fc.Arbitrary<GuardSpec> = fc
+  .oneof(fc.constantFrom<ValueDesc>(null, false, 0, ''), fc.constant<ValueDesc>({ $: 'promise', value: { $: 'undefined' } }))
+  .map((value) => ({ verdict: { kind: 'returns', value } }))
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
@@ -17,7 +19,7 @@ export default [
     // Listeners that decide well (a denial now and then): most calls reach the guards, falsy verdicts among them.
     scenario({
       pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
-      guards: fc.array(fc.oneof({ weight: 2, arbitrary: guard }, { weight: 1, arbitrary: falsyGuard }), { minLength: 1, maxLength: 3 }),
+      guards: fc.array(fc.oneof(guard, { weight: 2, arbitrary: falsyGuard }), { minLength: 1, maxLength: 3 }),
       wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
       calls: { max: 2 },
     }),

@@ -2,6 +2,7 @@
 import fc from 'fast-check'
 import {
   approval,
+  callArguments,
   defaults,
   guard,
   jsonValue,
@@ -10,6 +11,7 @@ import {
   postListener,
   preDecision,
   preListener,
+  protoKeyedArguments,
   quiet,
   scenario,
   thrown,
@@ -135,7 +137,12 @@ const sameExecution = custom(
 export default [
   withDirect(judged(
     'IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs',
-    scenario({ ...quiet, pre: tampering, wrappers: fc.array(wrapper, { maxLength: 2 }), calls: { max: 2 } }),
+    scenario({
+      ...quiet,
+      pre: tampering,
+      wrappers: fc.array(wrapper, { maxLength: 2 }),
+      calls: { max: 2, args: fc.oneof(callArguments, protoKeyedArguments) },
+    }),
   ), sameExecution, { scenario: 3, direct: 2 }),
 
   judged(

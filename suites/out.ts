@@ -30,6 +30,8 @@ const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t,
 const metaProjection = fc.oneof(
   projection(false),
   fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }),
+  // null is a meta (lossless JSON), not the absence of one.
+  fc.constant<ProjectionSpec>({ kind: 'returns', value: null }),
   {
     weight: 2,
     arbitrary: fc.constantFrom<ProjectionSpec>({ kind: 'returns', value: { $: 'negzero' } }, { kind: 'returns', value: { at: [1, { $: 'negzero' }] } }),

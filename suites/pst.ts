@@ -56,8 +56,11 @@ const changingAFailure: fc.Arbitrary<PostSpec> = fc.record({
     { weight: 1, arbitrary: postListener.map((p) => p.decision) },
   ),
 })
-/** A succeeding tool whose output schema takes any JSON: every value a listener puts in place is valid and must be rendered. */
-const openTool = succeedingTool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA }))
+/**
+ * A succeeding tool whose output schema takes any JSON: every value a listener puts in place is valid and must be
+ * rendered, and its meta (its JSON text's size) made again.
+ */
+const openTool = succeedingTool().map((t): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, meta: { kind: 'json-text' } }))
 const resurrecting: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.oneof(
     {

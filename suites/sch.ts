@@ -137,35 +137,44 @@ export default [
 
   custom(
     'SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later',
-    toolCases,
-    (cases) => [...toolsStory(cases), 'schemas() is read, every parameters object in it is mutated, and schemas() is read again'],
-    async (ctx, cases) => {
+    scopedToolCases,
+    (cases) => [
+      ...toolsStory(cases),
+      'schemas(), and with the scopes profile schemas({ agent }) for A and for B, are each read, every parameters object in them mutated, and read again',
+    ],
+    async (ctx, all) => {
+      const scopes = ctx.adapter.profiles.includes('scopes')
+      const cases = layered(all, scopes)
       const registry = await ctx.registry()
       registerAll(registry, cases)
-      for (const entry of registry.schemas()) {
-        // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
-        const problems: string[] = []
-        const parameters = readOnce((entry as { parameters?: unknown }).parameters, problems)
-        if (problems.length > 0) ctx.fail(`parameters in the projection is not lossless JSON: ${problems[0]}`)
-        losslessText(parameters, 'SCH-2', 'parameters in the projection')
-      }
       // Listing order is SCH-3's: here each tool's parameters are compared by its name.
       const byName = (listed: readonly unknown[]) => text([...(listed as { name?: unknown }[])].sort((a, b) => String(a?.name).localeCompare(String(b?.name))))
-      const before = byName(registry.schemas())
-      for (const entry of registry.schemas() as Record<string, unknown>[]) {
-        try {
-          const parameters = entry.parameters as Record<string, unknown>
-          parameters.injected = { type: 'string' }
-          ;(parameters as { type?: unknown }).type = 'array'
-        } catch {
-          // a frozen copy is also detached
+      for (const agent of scopes ? [undefined, 'A', 'B'] as const : [undefined]) {
+        const read = () => registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) })
+        const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+        for (const entry of read()) {
+          // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
+          const problems: string[] = []
+          const parameters = readOnce((entry as { parameters?: unknown }).parameters, problems)
+          if (problems.length > 0) ctx.fail(`parameters in ${whose} is not lossless JSON: ${problems[0]}`)
+          losslessText(parameters, 'SCH-2', `parameters in ${whose}`)
         }
+        const before = byName(read())
+        for (const entry of read() as Record<string, unknown>[]) {
+          try {
+            const parameters = entry.parameters as Record<string, unknown>
+            parameters.injected = { type: 'string' }
+            ;(parameters as { type?: unknown }).type = 'array'
+          } catch {
+            // a frozen copy is also detached
+          }
+        }
+        if (byName(read()) !== before) ctx.fail(`mutating a parameters object ${whose} returned changed later projections`)
       }
-      const after = registry.schemas()
-      if (byName(after) !== before) ctx.fail('mutating a returned parameters object changed later projections')
-      const original = cases.map((c) => `${c.name}:${text(buildValue(c.parameters))}`).sort()
-      const listed = (after as { name: unknown; parameters: unknown }[]).map((e) => `${String(e.name)}:${text(e.parameters)}`).sort()
-      if (text(listed) !== text(original)) ctx.fail('parameters in the projection differ from the registered JSON')
+      const globals = cases.filter((c) => c.scope === undefined)
+      const original = globals.map((c) => `${c.name}:${text(buildValue(c.parameters))}`).sort()
+      const listed = (registry.schemas() as { name: unknown; parameters: unknown }[]).map((e) => `${String(e.name)}:${text(e.parameters)}`).sort()
+      if (text(listed) !== text(original)) ctx.fail('parameters in schemas() differ from the registered JSON')
     },
   ),
 

@@ -53,7 +53,8 @@ export default [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
       `tool fast, timeoutMs ${c.timeoutMs}: its body returns at once`,
-      `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; one call to slow, then one to fast`,
+      `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; ` +
+        'one call to slow, then one to fast, then slow again, whose body now returns at once',
     ],
     async (ctx, c) => {
       const registry = await ctx.registry({ timeoutPolicy: true })
@@ -61,9 +62,11 @@ export default [
       if (c.delegating) registry.onExecute((_exec, next) => next())
       let bodySettled = false
       let sawAbort = false
+      let slowCalls = 0
       registry.register(liveTool('slow', {
         timeoutMs: c.timeoutMs,
         execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+          if (++slowCalls > 1) return { again: true }
           try {
             if (c.cooperative) await abortOf(exec.signal)
             else await sleep(c.timeoutMs + 10)
@@ -87,6 +90,9 @@ export default [
       )
       const fast = await registry.execute(input('fast'))
       if (fast.isError) ctx.fail('a body finishing at once was timed out')
+      // Each call has a deadline of its own: one that passed for an earlier call of the tool is not this one's.
+      const again = await registry.execute(input('slow'))
+      if (again.isError) ctx.fail('a second call of the tool that timed out, returning at once, was timed out too')
     },
     'timeout', 12, 1000,
   ),

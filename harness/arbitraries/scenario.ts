@@ -96,6 +96,15 @@ export const callArguments: fc.Arbitrary<ValueDesc> = fc.oneof(
   { weight: 1, arbitrary: anyValue },
 )
 
+/**
+ * Arguments that hold an own key named __proto__ (most of them): a registry or SDK that parses or
+ * copies arguments (`out[key] = …`, secure-json-parse) may refuse or lose it.
+ */
+export const protoKeyedArguments = fc.dictionary(fc.constantFrom('__proto__', 'path'), jsonValue, { minKeys: 1, maxKeys: 2 }) as fc.Arbitrary<ValueDesc>
+
+/** Call arguments, with a key named __proto__ in one case in four. */
+export const argumentsWithProtoKey: fc.Arbitrary<ValueDesc> = fc.oneof({ weight: 3, arbitrary: callArguments }, { weight: 1, arbitrary: protoKeyedArguments })
+
 function calls(tools: ToolSpec[], options: CallOptions): fc.Arbitrary<CallSpec[]> {
   const names = tools.map((t) => t.name)
   const name = options.unknownNames ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, {

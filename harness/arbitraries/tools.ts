@@ -125,7 +125,8 @@ const oddFinalizerReturns: ValueDesc[] = [
 export const finalizer: fc.Arbitrary<FinalizeSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<FinalizeSpec>({ kind: 'keep' }) },
   { weight: 2, arbitrary: contentDesc.map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
-  { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }) },
+  // No blocks is content too: it replaces the content, unlike undefined.
+  { weight: 1, arbitrary: fc.constantFrom<FinalizeSpec>({ kind: 'returns', value: { $: 'undefined' } }, { kind: 'returns', value: [] }) },
   { weight: 1, arbitrary: fc.constant<FinalizeSpec>({ kind: 'throws' }) },
   { weight: 1, arbitrary: fc.constantFrom(...oddFinalizerReturns).map((value) => ({ kind: 'returns', value }) as FinalizeSpec) },
 )

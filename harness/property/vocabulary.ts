@@ -21,7 +21,7 @@ export {
   wrapper,
 } from '../arbitraries/hooks.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput } from '../arbitraries/outputs.js'
-export { callArguments, defaults, quiet, scenario } from '../arbitraries/scenario.js'
+export { argumentsWithProtoKey, callArguments, defaults, protoKeyedArguments, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 export {
   argumentClassifier,

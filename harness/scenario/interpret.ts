@@ -398,6 +398,10 @@ class ScenarioRun {
             throw new Error('toolreg: wrapper throws')
           case 'rejects':
             return Promise.reject(new Error('toolreg: wrapper rejects'))
+          case 'throws-after-next':
+            return next().then(() => {
+              throw new Error('toolreg: wrapper throws after next()')
+            })
         }
       }
       return settleThen(() => this.timed(spec.timing, act), () => this.leave('wrapper', call, index)) as Promise<never>

@@ -176,7 +176,10 @@ export const SCENARIO_SCHEMA = {
           action: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects'] }, result: desc },
+            properties: {
+              kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next'] },
+              result: desc,
+            },
             additionalProperties: false,
           },
           attack,

@@ -85,6 +85,7 @@ function wrapper(action: WrapperAction): string {
   if (action.kind === 'made-up') return `returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'unawaited-next') return `calls next() without waiting for it and returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'pass') return 'calls next()'
+  if (action.kind === 'throws-after-next') return 'calls next(), then throws'
   if (action.kind === 'next-twice') return 'calls next() twice'
   if (action.kind === 'replace-signal') return 'replaces the signal'
   return action.kind

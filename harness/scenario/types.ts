@@ -152,6 +152,8 @@ export type WrapperAction =
   | { kind: 'unawaited-next'; result: ValueDesc }
   | { kind: 'throws' }
   | { kind: 'rejects' }
+  /** Await next(), then throw: the body's result is lost, the call ends in error (EXE-3). */
+  | { kind: 'throws-after-next' }
 
 export interface WrapperSpec {
   scope?: AgentName

@@ -20,10 +20,17 @@ interface ChainOutcome {
 
 export function wrapperChain(specs: WrapperSpec[], applicable: number[], tool: ToolSpec, call: CallSpec, shapes: ShapeLatitude): ChainOutcome {
   let entered = 0
-  for (const index of applicable) {
+  for (const [position, index] of applicable.entries()) {
     entered++
     const action = specs[index]!.action
     if (action.kind === 'throws' || action.kind === 'rejects') return { entered, bodyRuns: false, runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
+    if (action.kind === 'throws-after-next') {
+      // What ran below it ran; its result is lost to the throw, a pipeline error that may drop the contexts (CTX-1).
+      const below = wrapperChain(specs, applicable.slice(position + 1), tool, call, shapes)
+      const { contexts } = below.outcome
+      const outcome: PredictedOutcome = { isError: true, clause: 'EXE-3', ...(contexts ? { contexts, contextsAlt: [[]] } : {}) }
+      return { ...below, entered: entered + below.entered, runPost: false, outcome }
+    }
     if (action.kind === 'made-up') return { entered, bodyRuns: false, ...madeUp(action.result, tool, shapes, NO_BODY) }
     if (action.kind === 'unawaited-next') {
       // The body runs on beside the made-up result, and the call waits for it (CAN-3): its contexts and conclusion count.

@@ -16,7 +16,11 @@ import {
   type ValueDesc,
   type WrapperSpec,
 } from '../harness/property/vocabulary.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
+import { abortOf, sleep } from './real-time.js'
+import { withDirect } from './with-direct.js'
 
 /** Gates that let the call through, each pausing at a scheduler point where the abort can land. */
 const passing = fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'returns', value: { kind: 'allow' } })
@@ -59,6 +63,46 @@ const awaitingPost: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 
+/** How long after its deadline a body waits for its signal to abort before this case gives up on it. */
+const DEADLINE_GRACE_MS = 250
+
+/**
+ * A TOOL_TIMEOUT is no success: the caller's abort, landing once the deadline has passed, leaves it
+ * as it is. Only a registry with the timeout policy (the timeout profile) can time a call out; on
+ * another, this case checks nothing, nor where the deadline never reaches the body (TMO-2's fault).
+ */
+const timeoutStays = custom(
+  'CAN-4', 'a TOOL_TIMEOUT stays TOOL_TIMEOUT when the caller aborts after the deadline',
+  fc.record({ timeoutMs: fc.integer({ min: 1, max: 4 }), lingerMs: fc.integer({ min: 0, max: 5 }), throws: fc.boolean() }),
+  (c) => [
+    `the registry has the timeout policy; tool slow, timeoutMs ${c.timeoutMs}: its body waits for its signal, ` +
+      `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
+    'one call to slow, whose caller aborts the moment the body sees its signal abort',
+  ],
+  async (ctx, c) => {
+    if (!ctx.adapter.profiles.includes('timeout')) return
+    const registry = await ctx.registry({ timeoutPolicy: true })
+    const caller = new AbortController()
+    let timedOut = false
+    registry.register(liveTool('slow', {
+      timeoutMs: c.timeoutMs,
+      execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+        await Promise.race([abortOf(exec.signal), sleep(c.timeoutMs + DEADLINE_GRACE_MS)])
+        timedOut = exec.signal.aborted
+        if (!timedOut) return { finished: true }
+        caller.abort()
+        await sleep(c.lingerMs)
+        if (c.throws) throw new Error('stopped')
+        return { finished: true }
+      }) as never,
+    }))
+    const result = await registry.execute(input('slow', {}, { signal: caller.signal }))
+    if (!timedOut) return
+    const ended = result.isError ? codeOf(registry, result) : 'a success'
+    if (ended !== 'TOOL_TIMEOUT') ctx.fail(`a call that timed out, then was aborted by its caller, ended as ${ended}, expected TOOL_TIMEOUT`)
+  },
+)
+
 export default [
   judged(
     'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
@@ -77,8 +121,8 @@ export default [
       leavesBodyRunning(s) ? { ...s, tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA })) } : s,
     ),
   ),
-  judged(
-    'CAN-4', 'cancellation replaces only successes: a denial, a tool\'s own error or a post-execute block stays as it is',
+  withDirect(judged(
+    'CAN-4', 'cancellation replaces only successes: a denial, a tool\'s own error, a post-execute block or a TOOL_TIMEOUT stays as it is',
     scenario({
       ...quiet,
       // A post-execute listener in half the cases, and in half the calls the abort as it begins: it lands while the
@@ -88,5 +132,5 @@ export default [
       post: fc.array(awaitingPost, { maxLength: 1 }),
       calls: { abortScheduled: 100, abortWhilePostRuns: 50 },
     }),
-  ),
+  ), timeoutStays, { scenario: 5, direct: 1 }),
 ]

@@ -1,15 +1,16 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
 import {
-  defaults, guard, preDecision, preListener, runScenario, scenario, scenarioStory, type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
+  defaults, guard, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
+  type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 
-/** Falsy verdicts, and an async guard's Promise of nothing: returns other than undefined, so denials. */
-const falsyGuard: fc.Arbitrary<GuardSpec> = fc
-  .oneof(fc.constantFrom<ValueDesc>(null, false, 0, ''), fc.constant<ValueDesc>({ $: 'promise', value: { $: 'undefined' } }))
-  .map((value) => ({ verdict: { kind: 'returns', value } }))
+/** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
+const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
+/** An async guard that found nothing: its Promise is a return other than undefined, so a denial. */
+const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'promise', value: { $: 'undefined' } } } }
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
@@ -17,12 +18,23 @@ export default [
   judged(
     'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
     // Listeners that decide well (a denial now and then): most calls reach the guards, falsy verdicts among them.
-    scenario({
-      pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
-      guards: fc.array(fc.oneof(guard, { weight: 2, arbitrary: falsyGuard }), { minLength: 1, maxLength: 3 }),
-      wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
-      calls: { max: 2 },
-    }),
+    fc.oneof(
+      {
+        weight: 4,
+        arbitrary: scenario({
+          pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
+          guards: fc.array(fc.oneof(guard, falsyGuard), { minLength: 1, maxLength: 3 }),
+          wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
+          calls: { max: 2 },
+        }),
+      },
+      // No other hook, and first an async guard's Promise of nothing, then maybe a guard that passes.
+      scenario({
+        ...quiet,
+        guards: fc.constantFrom<GuardSpec[]>([promiseOfNothing], [promiseOfNothing, { verdict: { kind: 'pass' } }]),
+        calls: { max: 2 },
+      }),
+    ),
   ),
 
   custom(

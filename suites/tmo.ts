@@ -2,9 +2,8 @@
 import fc from 'fast-check'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import { abortOf, sleep } from './real-time.js'
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-const abortOf = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
 const DELIVERY_GRACE_MS = 2_000
 

@@ -54,7 +54,6 @@ export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
       [],
       { kind: { $: 'throwing-getter' } },
       { kind: 'ask', reason: 7 },
-      { kind: 'ask', reason: null },
       { $: 'boolean-object' },
     ),
   },
@@ -120,8 +119,6 @@ export const guard: fc.Arbitrary<GuardSpec> = fc.record(
           0,
           '',
           { $: 'promise', value: null },
-          // An async guard that found nothing: its Promise is a return other than undefined all the same.
-          { $: 'promise', value: { $: 'undefined' } },
           {},
           { $: 'undefined' },
         ).map((value) => ({ kind: 'returns' as const, value })),

@@ -99,6 +99,15 @@ function visibleTo(cases: ToolCase[], agent: Agent): Set<string> {
   return new Set(cases.filter((c) => c.scope === undefined || (agent !== undefined && c.scope === agent)).map((c) => c.name))
 }
 
+/** The listings a case reads: schemas(), and with the scopes profile schemas({ agent }) for A and for B. */
+function listings(registry: RegistryUnderTest, scopes: boolean) {
+  return (scopes ? [undefined, 'A', 'B'] as const : [undefined] as const).map((agent) => ({
+    agent,
+    whose: agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`,
+    read: () => registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) }),
+  }))
+}
+
 /** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */
 const text = (value: unknown) => safeJson(value)
 
@@ -117,9 +126,8 @@ export default [
       const registry = await ctx.registry()
       const defs = registerAll(registry, cases)
       for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
-      for (const agent of scopes ? [undefined, 'A', 'B'] as const : [undefined]) {
-        const listed = registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) })
-        const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+      for (const { agent, whose, read } of listings(registry, scopes)) {
+        const listed = read()
         const visible = visibleTo(cases, agent)
         if (listed.length !== visible.size) ctx.fail(`${whose} listed ${listed.length} tools for ${visible.size} visible`)
         for (const entry of listed) {
@@ -149,9 +157,7 @@ export default [
       registerAll(registry, cases)
       // Listing order is SCH-3's: here each tool's parameters are compared by its name.
       const byName = (listed: readonly unknown[]) => text([...(listed as { name?: unknown }[])].sort((a, b) => String(a?.name).localeCompare(String(b?.name))))
-      for (const agent of scopes ? [undefined, 'A', 'B'] as const : [undefined]) {
-        const read = () => registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) })
-        const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+      for (const { whose, read } of listings(registry, scopes)) {
         for (const entry of read()) {
           // Read once through any Proxy (a protocol copy is one); a getter or a throwing trap is the fault.
           const problems: string[] = []

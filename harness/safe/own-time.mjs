@@ -33,9 +33,9 @@ export function ownClock(pid) {
     if (fd === undefined) return
     try {
       const length = readSync(fd, buffer, 0, FIELD_BYTES, 0)
-      const [ranNs, waitNs] = buffer.toString('latin1', 0, length).split(' ').map(Number)
-      measured = Number.isFinite(ranNs) && Number.isFinite(waitNs)
-      if (measured) [cpuMs, waitedMs] = [ranNs / 1e6, waitNs / 1e6]
+      const read = schedstat(buffer.toString('latin1', 0, length))
+      measured = read !== undefined
+      if (read) [cpuMs, waitedMs] = [read.ranMs, read.waitedMs]
     } catch {
       measured = false // the process ended: wall time from here on
     }
@@ -106,11 +106,16 @@ export function processClock() {
 
 function threadWaitMs(tid) {
   try {
-    const [ranNs, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ').map(Number)
-    return Number.isFinite(ranNs) && Number.isFinite(waitNs) ? waitNs / 1e6 : undefined
+    return schedstat(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1'))?.waitedMs
   } catch {
     return undefined // the thread ended
   }
+}
+
+/** A schedstat line ("cpu_ns runqueue_wait_ns timeslices") in milliseconds; undefined when it is not one. */
+function schedstat(text) {
+  const [ranNs, waitNs] = text.split(' ').map(Number)
+  return Number.isFinite(ranNs) && Number.isFinite(waitNs) ? { ranMs: ranNs / 1e6, waitedMs: waitNs / 1e6 } : undefined
 }
 
 let threadClock

@@ -85,6 +85,7 @@ function madeUp(raw: ValueDesc, tool: ToolSpec, shapes: ShapeLatitude, body: Bod
   if (isError !== false && !(isError === true && errorObject)) return { runPost: false, outcome: { isError: true, clause: 'EXE-3' } }
   const { contexts } = body
   if (body.notLossless) return { runPost: true, outcome: { isError: true, clause: 'META-1', contexts, contextsAlt: [[]] } }
+  // Without a body, post-execute may still add contexts to a made-up error: they are left unchecked, as before.
   if (isError === true && body === NO_BODY) return { runPost: true, outcome: { isError: true, clause: 'EXE-4' } }
   if (isError === true) return { runPost: true, outcome: { isError: true, clause: 'EXE-4', contexts, ...(body.shapeless ? { contextsAlt: [[]] } : {}) } }
   if (body.shapeless) return { runPost: true, outcome: outOfShape(contexts) }

@@ -7,6 +7,8 @@ import { basename, dirname, join } from 'node:path'
 import { compiledEntry, isOwnSource, manifestPath } from '../harness/safe/compiled.mjs'
 
 const CHILD = new URL('../harness/supervisor/child.ts', import.meta.url)
+/** An entry only this test builds: touching what it is built from leaves the child's bundle fresh. */
+const ENTRY = new URL('./bundle-entry/entry.ts', import.meta.url)
 /** A build's folder is named after its manifest's name and the build. */
 const manifestOf = (bundle: string) => {
   const name = basename(dirname(fileURLToPath(bundle))).replace(/\.[^.]+$/, '')
@@ -14,18 +16,18 @@ const manifestOf = (bundle: string) => {
 }
 
 it('a bundle lists what it was built from and is rebuilt when one of them changes', async () => {
-  const bundle = await compiledEntry(CHILD)
+  const bundle = await compiledEntry(ENTRY)
   expect(bundle).toBeTypeOf('string')
-  const source = fileURLToPath(new URL('../harness/watchdog/globals.ts', import.meta.url))
+  const source = fileURLToPath(new URL('./bundle-entry/dependency.ts', import.meta.url))
   expect(Object.keys(manifestOf(bundle!).inputs)).toContain(source)
   const built = statSync(fileURLToPath(bundle!)).mtimeMs
   const { atime, mtime } = statSync(source)
   utimesSync(source, atime, new Date(mtime.getTime() + 1000))
   try {
-    const rebuilt = await compiledEntry(CHILD)
+    const rebuilt = await compiledEntry(ENTRY)
     expect(rebuilt).not.toBe(bundle)
     expect(statSync(fileURLToPath(rebuilt!)).mtimeMs).toBeGreaterThan(built)
-    expect(await compiledEntry(CHILD), 'fresh once rebuilt').toBe(rebuilt)
+    expect(await compiledEntry(ENTRY), 'fresh once rebuilt').toBe(rebuilt)
   } finally {
     utimesSync(source, atime, mtime)
   }

@@ -39,9 +39,14 @@ export function protocolAjv(): AjvInstance {
   return new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true })
 }
 
-/** Schemas a tool declares, applied to its values (ajv without ajv-formats would only warn on formats). */
-export function valueAjv(): AjvInstance {
-  return new Ajv({ strict: false, validateFormats: false, allErrors: false })
+/**
+ * Schemas a tool declares, applied to its values (ajv without ajv-formats would only warn on
+ * formats). `checkSchemas: false` where the schemas are toolreg's own, drawn from the portable
+ * subset a test checks (tests/portable-schemas.test.ts): compiling the meta-schema to check them
+ * cost every child some 20 ms of CPU.
+ */
+export function valueAjv({ checkSchemas = true } = {}): AjvInstance {
+  return new Ajv({ strict: false, validateFormats: false, allErrors: false, validateSchema: checkSchemas })
 }
 
 /** The first error of a failed validation, as "<path> <message>". */

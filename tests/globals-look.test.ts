@@ -7,9 +7,11 @@ import { revertChangedGlobals } from '../harness/watchdog/globals.js'
 
 const NEW_NAME = 'toolreg_test_translators_registry'
 const realRandom = Math.random
+const realResponse = globalThis.Response
 
 afterEach(() => {
   Math.random = realRandom
+  globalThis.Response = realResponse
   delete (globalThis as Record<string, unknown>)[NEW_NAME]
 })
 
@@ -25,5 +27,13 @@ describe('the globals look', () => {
     Math.random = () => 0.5
     expect(revertChangedGlobals()).toMatch(/^the implementation changed globals/)
     expect(Math.random).toBe(realRandom)
+  })
+
+  it('takes the first read of a web global Node loads lazily (Headers) for no change, and a replaced one for a change, reverted', () => {
+    void globalThis.Headers
+    expect(revertChangedGlobals()).toBeUndefined()
+    globalThis.Response = class Forged {} as unknown as typeof Response
+    expect(revertChangedGlobals()).toMatch(/^the implementation changed globals/)
+    expect(globalThis.Response).toBe(realResponse)
   })
 })

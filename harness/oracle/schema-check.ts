@@ -1,7 +1,10 @@
-/** The oracle's own JSON Schema check (ajv), independent of any implementation's validator. */
+/**
+ * The oracle's own JSON Schema check (ajv), independent of any implementation's validator. Its
+ * schemas are the generators' (arbitraries/outputs.ts), so they are not checked again here.
+ */
 import { valueAjv, type ValidateFunction } from '../json-schema.js'
 
-const ajv = valueAjv()
+const ajv = valueAjv({ checkSchemas: false })
 const cache = new Map<string, ValidateFunction>()
 
 export function matchesSchema(schema: unknown, value: unknown): boolean {

@@ -8,9 +8,13 @@
  * once, so the case that polluted is the one that fails.
  */
 
+import { isLazyWebGlobal, LAZY_WEB_GLOBALS, revertReplacedWebGlobals } from './lazy-web-globals.js'
+
 // Node defines many globals lazily (AbortController, TextEncoder…): a getter that replaces itself
-// with the value on first use. Touch them all first, so first use is not mistaken for a change.
+// with the value on first use. Touch them all first, so first use is not mistaken for a change
+// (all but the web globals undici provides: lazy-web-globals.ts).
 for (const key of Reflect.ownKeys(globalThis)) {
+  if (isLazyWebGlobal(key)) continue
   try {
     void (globalThis as Record<PropertyKey, unknown>)[key]
   } catch {
@@ -22,7 +26,7 @@ const { describeThrown } = await import('../safe/safe-read.js')
 
 /** Globals the test runner and Node itself may add while the suites run. */
 const RUNTIME_GLOBALS = /^(__vitest|__VITEST|__vite|__coverage__|_|\$|Symbol\(|__toolreg)/
-let ignoredRoots = RUNTIME_GLOBALS
+let ignoredRoots = new RegExp(`${RUNTIME_GLOBALS.source}|${LAZY_WEB_GLOBALS.source}`)
 const rootsAtStart = new Set(Reflect.ownKeys(globalThis))
 
 /** Prototypes whose own keys and values are fingerprinted: a key added, removed or replaced. */
@@ -94,12 +98,14 @@ function ignoreNewRoots(): void {
 /** Reverts any change to the globals and describes it; undefined when nothing changed. */
 export function revertChangedGlobals(): string | undefined {
   ignoreNewRoots()
+  const webGlobals = revertReplacedWebGlobals().map((name) => `globalThis.${name} replaced`)
+  let poisoned: string[] = []
   try {
     assertNoPoisoning({ ignoredRootRegex: ignoredRoots })
-    return undefined
   } catch (error) {
     restoreGlobals({ ignoredRootRegex: ignoredRoots })
-    const what = describeThrown(error, 2000)
-    return `the implementation changed globals (reverted before the next case): ${what.split('\n').slice(0, 5).join('; ')}`
+    poisoned = describeThrown(error, 2000).split('\n').slice(0, 5)
   }
+  const changes = [...webGlobals, ...poisoned]
+  return changes.length === 0 ? undefined : `the implementation changed globals (reverted before the next case): ${changes.join('; ')}`
 }

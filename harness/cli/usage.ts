@@ -68,7 +68,8 @@ Options:
                       the rest of its family (PRE, FIN, …) is judged from it, and every other
                       clause gets 2s.
   --workers N         Child processes running the implementation in parallel (default: 2, or
-                      fewer cores). The report is the same whatever N.
+                      fewer cores; one per 150 cases of the clauses named). The report is the
+                      same whatever N.
   --time-budget <time>  The clauses' budget (default 30m), from when the adapter has loaded: those
                       without a verdict when it runs out are reported untested (budget), the
                       report is still written, and the run exits 2.

@@ -23,6 +23,21 @@ export const DEFAULT_MAX_OLD_SPACE_MB = 1024
  */
 export const processMemoryCapMb = (maxOldSpaceMb: number) => 2 * maxOldSpaceMb + 512
 
+/**
+ * Cases a child runs in about the time a second child takes to start (some 0.35 s of CPU): a run
+ * of fewer cases than this per child gets no more children by default, since on a loaded machine
+ * a child that only starts costs more than it saves.
+ */
+export const CASES_PER_CHILD = 150
+
+/** The default number of children: two (or fewer cores), one per CASES_PER_CHILD cases of the clauses named. */
+function defaultWorkers(options: RunOptions, runs: number): number {
+  const cores = Math.min(2, availableParallelism())
+  const named = new Set(options.clauses ?? []).size
+  if (named === 0 || (options.durationMs ?? 0) > 0) return cores
+  return Math.max(1, Math.min(cores, Math.ceil((named * runs) / CASES_PER_CHILD)))
+}
+
 export class InvalidRunOptions extends Error {}
 
 /** What a user may set; everything is optional. */
@@ -88,7 +103,7 @@ export function resolveRun(options: RunOptions): ResolvedRun {
     ...(options.shard ? { shard: Object.freeze({ ...options.shard }) } : {}),
     caseTimeoutMs: positive('case timeout', options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS),
     timeBudgetMs: positive('time budget', options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS),
-    workers: positive('workers', options.workers ?? Math.min(2, availableParallelism())),
+    workers: positive('workers', options.workers ?? defaultWorkers(options, options.runs ?? DEFAULT_RUNS)),
     maxOldSpaceMb: positive('max old space', options.maxOldSpaceMb ?? DEFAULT_MAX_OLD_SPACE_MB),
     ...(options.corpus !== false ? { corpusDir: resolve(options.corpus ?? 'reports/corpus') } : {}),
     counterexampleDir: resolve(options.counterexampleDir ?? 'reports/counterexamples'),

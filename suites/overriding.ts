@@ -17,10 +17,13 @@ export interface OverrideCase {
   between: number
   /** Whether the outer listener sees the inner outcome after a scheduler point. */
   outerAwaits: boolean
+  /** PRE-3: the same waterfall once more, on a registry of its own, its inner listener asking with a null reason. */
+  thenNullReasonAsk?: boolean
 }
 
-const overrideCase = (inner: fc.Arbitrary<Inner>): fc.Arbitrary<OverrideCase> =>
-  fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean() })
+// The last key is drawn last: the other keys are drawn as before it was added.
+const overrideCase = (inner: fc.Arbitrary<Inner>, nullReasonAskToo = false): fc.Arbitrary<OverrideCase> =>
+  fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean(), ...(nullReasonAskToo ? { thenNullReasonAsk: fc.boolean() } : {}) })
 
 const innerOutcome = (inner: Inner): unknown => {
   if (inner.kind === 'throws') throw new Error('toolreg: inner listener throws')
@@ -51,33 +54,42 @@ const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
   }, { kind: 'accept', content: { $: 'bigint' } },
 )
 
+/**
+ * An ask whose reason is null, neither absent nor a string: malformed. A second waterfall, not a
+ * value among the first one's: the draws that find the peers' PRE-3 faults stay as they were.
+ */
+const nullReasonAsk: Inner = { kind: 'returns', value: { kind: 'ask', reason: null } }
+
 /** A pre-execute waterfall: the outer listener allows whatever it got from next(). */
 function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<Inner>) {
+  const waterfalls = (c: OverrideCase): OverrideCase[] => [c, ...(c.thenNullReasonAsk ? [{ ...c, inner: nullReasonAsk }] : [])]
   return custom(
     id, rule,
-    overrideCase(inner),
-    (c) => overrideStory('pre-execute', 'allows', c),
+    overrideCase(inner, id === 'PRE-3'),
+    (c) => waterfalls(c).flatMap((w, i) => [...(i > 0 ? ['then, on a new registry:'] : []), ...overrideStory('pre-execute', 'allows', w)]),
     async (ctx, c) => {
-      const registry = await ctx.registry()
-      let bodyRan = false
-      registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
-      registry.onPreExecute(async (_exec, next) => {
-        try {
-          await next()
-        } catch {
-          // the outer listener swallows what it got and allows anyway
-        }
-        if (c.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
-        return { kind: 'allow' }
-      })
-      for (let i = 0; i < c.between; i++) registry.onPreExecute((_exec, next) => next())
-      registry.onPreExecute(() => innerOutcome(c.inner) as never)
-      const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
-      if (bodyRan) ctx.fail(
-        `the body ran although an inner listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}` +
-          ' and only an outer listener allowed',
-      )
-      if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
+      for (const w of waterfalls(c)) {
+        const registry = await ctx.registry()
+        let bodyRan = false
+        registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
+        registry.onPreExecute(async (_exec, next) => {
+          try {
+            await next()
+          } catch {
+            // the outer listener swallows what it got and allows anyway
+          }
+          if (w.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
+          return { kind: 'allow' }
+        })
+        for (let i = 0; i < w.between; i++) registry.onPreExecute((_exec, next) => next())
+        registry.onPreExecute(() => innerOutcome(w.inner) as never)
+        const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+        if (bodyRan) ctx.fail(
+          `the body ran although an inner listener ${w.inner.kind === 'returns' ? 'returned a malformed decision' : w.inner.kind}` +
+            ' and only an outer listener allowed',
+        )
+        if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
+      }
     },
   )
 }

@@ -2,22 +2,23 @@
 // its own (fixtures/installed-project/: its adapter, a tool, a vitest file, a types-only file) and
 // driven by the commands the docs and the output print.
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CertifyReport } from '../harness/report/build-report.js'
 import { assertValidReport } from '../harness/report/validate-report.js'
 
 const INSTALL_MS = 180_000
 const TSC = resolve('node_modules/typescript/bin/tsc')
 let project: string
+let packed: string
 const inProject = (file: string, args: string[]) => execa(file, args, { cwd: project, reject: false, env: { FORCE_COLOR: '0' } })
 const npx = (...args: string[]) => inProject('npx', ['--no-install', ...args])
 
 beforeAll(async () => {
-  const packed = await mkdtemp(join(tmpdir(), 'toolreg-pack-'))
+  packed = await mkdtemp(join(tmpdir(), 'toolreg-pack-'))
   const pack = await execa('npm', ['pack', '--pack-destination', packed, '--json'])
   const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }]
   project = await mkdtemp(join(tmpdir(), 'toolreg-user-'))
@@ -27,6 +28,11 @@ beforeAll(async () => {
   const installed = await inProject('npm', install)
   expect(installed.exitCode, installed.stderr).toBe(0)
 }, INSTALL_MS)
+
+// Removed here, while other files run, rather than with the run's temporary folder at its very end.
+afterAll(async () => {
+  await Promise.all([project, packed].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })))
+})
 
 describe('installed from its tarball into a project of its own', () => {
   it('certify --clause runs the project\'s adapter on bundles of the harness, writes a valid report, prints its replay command', async () => {

@@ -16,10 +16,13 @@ import {
   succeedingTool,
   timing,
   tool,
+  validOutput,
   wrapper,
   type DecisionSpec,
   type FinalizeSpec,
+  type OutputChoice,
   type PostSpec,
+  type Scenario,
   type ToolSpec,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
@@ -40,10 +43,23 @@ const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec 
 const deferringFirst = (t: ToolSpec, i: number): ToolSpec =>
   ({ ...t, body: { ...t.body, steps: [{ kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `context ${i}` }] } }, ...t.body.steps] } })
 
-/** Post-execute listeners ending with one that blocks: a blocked outcome is still finalized (FIN-2). */
+/**
+ * Post-execute listeners ending with one that blocks: a blocked outcome is still finalized (FIN-2),
+ * and the finalizer is handed the block, not the success before it (FIN-3: a quarter of its cases,
+ * drawn last so the rest of a case is what it was before).
+ */
 const blockingLast: fc.Arbitrary<PostSpec[]> = fc
   .tuple(fc.array(postListener, { maxLength: 1 }), contentDesc.filter(isContent), timing)
   .map(([before, feedback, t]) => [...before, { timing: t, decision: { kind: 'returns', value: { kind: 'block', feedback } } as DecisionSpec }])
+
+/** The first tool returning a valid value, rendered as its JSON text, and post-execute blocking it. */
+function blockedSuccess(s: Scenario, post: PostSpec[], ok: OutputChoice): Scenario {
+  const succeeding = (t: ToolSpec): ToolSpec => {
+    const { meta: _meta, ...rest } = t
+    return { ...rest, outputSchema: ok.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps, outcome: { kind: 'return', value: ok.value } } }
+  }
+  return { ...s, post, tools: s.tools.map((t, i) => (i === 0 ? succeeding(t) : t)) }
+}
 
 /** Puts another finalizeContent on a registered definition object; one the registry froze keeps its own. */
 function reassign(def: ToolDefinition, finalizeContent: () => void): void {
@@ -148,7 +164,7 @@ export default [
       wrappers: fc.array(wrapper, { maxLength: 1 }),
       post: fc.array(postListener, { maxLength: 1 }),
       calls: { max: 2 },
-    }),
+    }).chain((s) => fc.tuple(fc.nat(3), blockingLast, validOutput).map(([k, post, ok]) => (k === 0 ? blockedSuccess(s, post, ok) : s))),
   ),
   judged(
     'FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error',

@@ -20,7 +20,7 @@ export {
   wellFormedPre,
   wrapper,
 } from '../arbitraries/hooks.js'
-export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput } from '../arbitraries/outputs.js'
+export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
 export { argumentsWithProtoKey, callArguments, defaults, protoKeyedArguments, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 export {
@@ -60,6 +60,7 @@ export type {
   PreSpec,
   ProjectionSpec,
   Scenario,
+  Timing,
   ToolSpec,
   ValueDesc,
   WrapperSpec,

@@ -10,7 +10,7 @@ import type { Expected } from '../predict.js'
 import { tagClauses } from '../model/clause-tags.js'
 import { count, reporter, settledView, stageEvents, type CallView, type Finding } from './call-view.js'
 import { abortAndSettling, abortedBeforeBody, bodySignal } from './cancellation.js'
-import { finalizedOnce, observersNotified } from './delivery.js'
+import { finalizedOnce, finalizerHandedOutcome, observersNotified } from './delivery.js'
 import { endsBeforePolicy, executionMode, nothingRunsPastEntry, settledResult } from './entry.js'
 import { executionIntact, frozenViews, oneToken } from './immutability.js'
 import { secondNextEffect, voidAfterSecondNext } from './one-verdict.js'
@@ -48,6 +48,7 @@ export function judgeCall(
   else if (!abortedBeforeBody(settled)) deciderChanged = routedStages(settled)
   abortAndSettling(settled, blind)
   finalizedOnce(settled)
+  finalizerHandedOutcome(settled)
   observersNotified(settled)
   frozenViews(settled)
   publishedLossless(settled)

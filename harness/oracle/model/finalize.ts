@@ -12,8 +12,12 @@ export function ended(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome, sh
   return finalized(e, tool, outcome, shapes)
 }
 
+/** Errors that no abort, deadline or shape latitude turns into a success: a gate's, or post-execute's. */
+const DECIDED_ERRORS = new Set(['PRE-2', 'PRE-3', 'PRE-4', 'PRE-5', 'APR-1', 'APR-2', 'APR-3', 'GRD-1', 'GRD-3', 'PST-1'])
+
 export function finalized(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome, shapes: ShapeLatitude): Untagged {
   const fin = tool.finalize
+  if (outcome.isError && DECIDED_ERRORS.has(outcome.clause)) e.finalizerHandedError = outcome.clause
   // Contexts are registry-owned (FIN-3), but a finalizer's throw is a pipeline error that may drop them (CTX-1).
   if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts, contextsAlt: [[]] } : {}) }
   else if (fin?.kind === 'returns') {

@@ -28,6 +28,8 @@ export interface Expected {
   postRuns: boolean | undefined
   postEntered: number
   finalizeRuns: boolean
+  /** The clause of the error a gate or post-execute decided, whatever the timing: the finalizer must be handed it (FIN-3). */
+  finalizerHandedError?: string
   outcome: PredictedOutcome
   /** Parallel only when MODE-1 says so; unconstrained for arguments that are not lossless JSON (MODE-2). */
   mode: Mode

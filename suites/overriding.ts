@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { buildValue, malformedPre, times, valueWords, type ValueDesc } from '../harness/property/vocabulary.js'
-import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 
 type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
@@ -19,11 +19,20 @@ export interface OverrideCase {
   outerAwaits: boolean
   /** PRE-3: the same waterfall once more, on a registry of its own, its inner listener asking with a null reason. */
   thenNullReasonAsk?: boolean
+  /** PRE-3: and, on a registry of its own, a lone listener denying through a `kind` getter that answers 'allow' when read again. */
+  thenReadTwice?: boolean
+  /** No outer listener: the inner one decides the waterfall (a denial an outer listener allows after next() is an allow). */
+  alone?: boolean
 }
 
-// The last key is drawn last, so a case's other keys are what they were before it was added.
-const overrideCase = (inner: fc.Arbitrary<Inner>, nullReasonAskToo = false): fc.Arbitrary<OverrideCase> =>
-  fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean(), ...(nullReasonAskToo ? { thenNullReasonAsk: fc.boolean() } : {}) })
+// The last keys are drawn last, so a case's other keys are what they were before they were added.
+const overrideCase = (inner: fc.Arbitrary<Inner>, pre3 = false): fc.Arbitrary<OverrideCase> =>
+  fc.record({
+    inner,
+    between: fc.integer({ min: 0, max: 2 }),
+    outerAwaits: fc.boolean(),
+    ...(pre3 ? { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean() } : {}),
+  })
 
 const innerOutcome = (inner: Inner): unknown => {
   if (inner.kind === 'throws') throw new Error('toolreg: inner listener throws')
@@ -36,6 +45,7 @@ const innerWords = (inner: Inner) => (inner.kind === 'returns' ? `answers ${valu
 /** The waterfall, outermost first: the outer listener, the delegating ones, the inner one; then the call. */
 function overrideStory(stage: 'pre-execute' | 'post-execute', outerDecides: string, c: OverrideCase): string[] {
   const pause = c.outerAwaits ? ', waits a scheduler point' : ''
+  if (c.alone) return ['tool target', `${stage} #0 ${innerWords(c.inner)}`, 'one call to target']
   return [
     'tool target',
     `${stage} #0 awaits next(), swallows what it got${pause} and ${outerDecides}`,
@@ -61,20 +71,44 @@ const malformedPost: fc.Arbitrary<ValueDesc> = fc.constantFrom<ValueDesc>(
  * this one left off, so every PRE-3 row was measured again: fixtures/mutants/README.md.)
  */
 const nullReasonAsk: Inner = { kind: 'returns', value: { kind: 'ask', reason: null } }
+/**
+ * A denial whose `kind` is a getter answering 'deny' on its first read and 'allow' after it, from a
+ * lone listener. Read once it is a denial, and judged malformed it is one too: a body runs only for
+ * a registry that checked one read and acted on another (the listener's own object handed on).
+ */
+const readTwiceDeny: Inner = { kind: 'returns', value: { kind: { $: 'shifting-getter', reads: ['deny', 'allow'] }, reason: 'read twice' } }
+
+const plainDeny: Inner = { kind: 'returns', value: { kind: 'deny', reason: 'plain' } }
+
+/** Whether the body runs on a registry of its own whose lone listener answers `inner`. */
+async function bodyRunsDespite(ctx: CustomContext, inner: Inner): Promise<boolean> {
+  const registry = await ctx.registry()
+  let bodyRan = false
+  registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
+  registry.onPreExecute(() => innerOutcome(inner) as never)
+  await ctx.scheduler.waitFor(registry.execute(input('target')))
+  return bodyRan
+}
 
 /** A pre-execute waterfall: the outer listener allows whatever it got from next(). */
 function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<Inner>) {
-  const waterfalls = (c: OverrideCase): OverrideCase[] => [c, ...(c.thenNullReasonAsk ? [{ ...c, inner: nullReasonAsk }] : [])]
+  const waterfalls = (c: OverrideCase): OverrideCase[] => [
+    c,
+    ...(c.thenNullReasonAsk ? [{ ...c, inner: nullReasonAsk }] : []),
+    ...(c.thenReadTwice ? [{ ...c, inner: readTwiceDeny, between: 0, alone: true }] : []),
+  ]
   return custom(
     id, rule,
     overrideCase(inner, id === 'PRE-3'),
     (c) => waterfalls(c).flatMap((w, i) => [...(i > 0 ? ['then, on a new registry:'] : []), ...overrideStory('pre-execute', 'allows', w)]),
     async (ctx, c) => {
       for (const w of waterfalls(c)) {
+        // A registry that lets a lone plain denial through breaks PRE-2 first: the read-twice case judges nothing there.
+        if (w.alone && (await bodyRunsDespite(ctx, plainDeny))) continue
         const registry = await ctx.registry()
         let bodyRan = false
         registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
-        registry.onPreExecute(async (_exec, next) => {
+        if (!w.alone) registry.onPreExecute(async (_exec, next) => {
           try {
             await next()
           } catch {
@@ -86,10 +120,8 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
         for (let i = 0; i < w.between; i++) registry.onPreExecute((_exec, next) => next())
         registry.onPreExecute(() => innerOutcome(w.inner) as never)
         const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
-        if (bodyRan) ctx.fail(
-          `the body ran although an inner listener ${w.inner.kind === 'returns' ? 'returned a malformed decision' : w.inner.kind}` +
-            ' and only an outer listener allowed',
-        )
+        const allowed = w.alone ? 'no listener allowed' : 'only an outer listener allowed'
+        if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner)} and ${allowed}`)
         if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
       }
     },

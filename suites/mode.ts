@@ -1,7 +1,8 @@
 /** MODE: concurrency classification, exclusive by default. */
 import fc from 'fast-check'
 import {
-  argumentClassifier, jsonValue, poisoned, quiet, scenario, times, tool, type CallSpec, type ClassifierSpec, type ToolSpec, type ValueDesc,
+  argumentClassifier, jsonValue, poisoned, quiet, scenario, times, tool, type CallSpec, type ClassifierSpec, type Scenario, type ToolSpec,
+  type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -30,6 +31,29 @@ const argumentsOften: fc.Arbitrary<ValueDesc> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ path: fc.string({ maxLength: 4 }), n: fc.integer({ min: -9, max: 9 }), q: jsonValue }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: fc.oneof(jsonValue, poisoned) },
 )
+
+/**
+ * In a quarter of the cases two more calls of the first tool, one with none of the keys an argument
+ * classifier reads and one with all of them: its answer depends on the arguments, so a registry
+ * that remembers a tool's first answer classifies one of them wrong. Drawn last, so the rest of a
+ * case is what it was before.
+ */
+function withCallsBothWays(s: Scenario): Scenario {
+  const t = s.tools[0]
+  if (!t) return s
+  const call = (args: ValueDesc): CallSpec => ({ tool: t.name, args, ...(t.scope ? { agent: t.scope } : {}) })
+  return { ...s, calls: [...s.calls, call({}), call({ path: 'p', n: 1, q: 1 })] }
+}
+
+/**
+ * In a quarter of the cases the first tool answers `new Boolean(true)`, the one answer that is true
+ * when unwrapped: drawn last, so the rest of a case is what it was before.
+ */
+function withBoxedTrue(s: Scenario): Scenario {
+  const name = s.tools[0]?.name
+  const boxed: ClassifierSpec = { kind: 'returns', value: { $: 'boolean-object' } }
+  return { ...s, tools: s.tools.map((t) => (t.name === name ? { ...t, classifier: boxed } : t)) }
+}
 
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
@@ -60,7 +84,8 @@ function batchStory(c: BatchCase): string[] {
 export default [
   judged(
     'MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true',
-    scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true, args: argumentsOften } }),
+    scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true, args: argumentsOften } })
+      .chain((s) => fc.nat(3).map((k) => (k === 0 ? withCallsBothWays(s) : s))),
   ),
 
   judged(
@@ -75,7 +100,7 @@ export default [
       (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
-    ),
+    ).chain((s) => fc.nat(3).map((k) => (k === 0 ? withBoxedTrue(s) : s))),
   ),
 
   custom(

@@ -6,6 +6,8 @@ import {
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
+import { disposedGuardAgain } from './grd-disposed.js'
+import { withDirect } from './with-direct.js'
 
 /** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
 const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
@@ -15,7 +17,7 @@ const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'p
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
 export default [
-  judged(
+  withDirect(judged(
     'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
     // Listeners that decide well (a denial now and then): most calls reach the guards, falsy verdicts among them.
     fc.oneof(
@@ -35,7 +37,7 @@ export default [
         calls: { max: 2 },
       }),
     ),
-  ),
+  ), disposedGuardAgain, { scenario: 5, direct: 1 }),
 
   custom(
     'GRD-2', 'adding a guard, or a listener that only denies, can only remove executions',

@@ -12,12 +12,14 @@ import {
   withNested,
   type DecisionSpec,
   type ProjectionSpec,
+  type Scenario,
   type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import { outputSnapshotOnce } from './out-snapshot-once.js'
 import { withDirect } from './with-direct.js'
 
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })
@@ -26,6 +28,22 @@ const lenientRender = fc.oneof(projection(true), fc.constant<ProjectionSpec>({ k
 const invalidValueTool = fc.tuple(tool(), invalidOutput, lenientRender).map(([t, o, render]): ToolSpec => (
   { ...t, render, outputSchema: o.schema, body: { steps: t.body.steps, outcome: { kind: 'return', value: o.value } } }
 ))
+/**
+ * Boxed primitives (`new Number(3)`, `new String('x')`), alone or inside JSON: class instances, not
+ * lossless JSON, which unwrapped would pass any schema. Returned by the tool in a quarter of the
+ * cases, its schema taking any JSON; drawn last, so the rest of a case is what it was before.
+ */
+const boxedValue = fc.constantFrom<ValueDesc>(
+  { $: 'boxed', value: 3 },
+  { $: 'boxed', value: 'x' },
+  { $: 'boolean-object' },
+  { n: { $: 'boxed', value: 1 } },
+  [{ $: 'boxed', value: 'x' }],
+)
+const returningBoxed = (s: Scenario, value: ValueDesc): Scenario => ({
+  ...s,
+  tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'return', value } } })),
+})
 /** presentationMeta answers of every kind, including throwing, returning undefined (no meta) and a -0 JSON would turn into 0. */
 const metaProjection = fc.oneof(
   projection(false),
@@ -158,10 +176,11 @@ const syncThrow = custom(
 )
 
 export default [
-  judged(
+  withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
-    scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } }),
-  ),
+    scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
+      .chain((s) => fc.tuple(fc.nat(3), boxedValue).map(([k, value]) => (k === 0 ? returningBoxed(s, value) : s))),
+  ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',
     'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT',

@@ -19,7 +19,7 @@ import type { ToolDefinition } from '../harness/contract/spec.js'
 
 type Flaw =
   | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'
-  | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null'
+  | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null' | 'timeout-boxed'
 
 /** A disposer used again: SPEC does not say it may not throw, only what it leaves registered. */
 function disposeAgain(dispose: () => void): void {
@@ -41,6 +41,7 @@ const flaws: Flaw[] = [
   'timeout-infinite',
   'timeout-string',
   'timeout-null',
+  'timeout-boxed',
 ]
 
 const FLAW: Record<Flaw, string> = {
@@ -54,6 +55,7 @@ const FLAW: Record<Flaw, string> = {
   'timeout-infinite': 'timeoutMs Infinity',
   'timeout-string': 'timeoutMs "100" (a string)',
   'timeout-null': 'timeoutMs null',
+  'timeout-boxed': 'timeoutMs new Number(100)',
 }
 
 function flawed(name: string, flaw: Flaw): ToolDefinition {
@@ -80,6 +82,8 @@ function flawed(name: string, flaw: Flaw): ToolDefinition {
         'timeout-infinite': Number.POSITIVE_INFINITY,
         'timeout-string': '100',
         'timeout-null': null,
+        // eslint-disable-next-line no-new-wrappers
+        'timeout-boxed': new Number(100),
       }[flaw]
   }
   return base as unknown as ToolDefinition
@@ -88,7 +92,13 @@ function flawed(name: string, flaw: Flaw): ToolDefinition {
 export default [
   custom(
     'DEF-1', 'a definition without output.schema and output.render, or with a timeoutMs that is not a positive finite number, is rejected at registration',
-    fc.record({ name: toolName, flaw: fc.constantFrom(...flaws), timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }) }),
+    fc.record({
+      name: toolName,
+      flaw: fc.constantFrom(...flaws),
+      timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
+      // Drawn last: in a quarter of the cases a timeoutMs that Number() would make valid, a string or a boxed number.
+      coercible: fc.tuple(fc.nat(3), fc.constantFrom<Flaw>('timeout-string', 'timeout-boxed')),
+    }).map(({ coercible: [k, flaw], ...c }) => (k === 0 ? { ...c, flaw } : c)),
     (c) => [
       `tool ${c.name} registered with ${FLAW[c.flaw]}`,
       `then a valid tool ${c.name}${c.timeoutMs === undefined ? '' : ` with timeoutMs ${c.timeoutMs}`} registered`,

@@ -13,7 +13,9 @@ import {
   type BodyStep,
   type DecisionSpec,
   type PostSpec,
+  type Scenario,
   type ToolSpec,
+  type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -66,12 +68,34 @@ const subCallsStory = (subCalls: SubCall[]): string[] => [
   ...subCalls.map((sub, i) => `sub_${i}: its body ${sub.concludes ? 'concludes the turn' : 'does not conclude'}; the call ${FATE[sub.fate]}`),
 ]
 
+const twice: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'said twice' }] }
+/** In a quarter of CTX-1's cases the body defers one context twice: both appear (drawn last). */
+const deferTwice: BodyStep[] = [{ kind: 'defer', context: twice }, { kind: 'defer', context: twice }]
+const deferringTwice = (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [...deferTwice, ...t.body.steps] } } : t)),
+})
+
+/**
+ * In a quarter of CTX-2's scenario cases a call of a tool whose body concludes comes first, and
+ * post-execute replaces its value with the one that body returns (valid for its schema): a replaced
+ * success of a body that concluded still concludes the turn (drawn last).
+ */
+function valueReplaced(s: Scenario): Scenario {
+  const concludes = s.tools.find((t) => t.body.outcome.kind === 'return' && t.body.steps.some((step) => step.kind === 'conclude'))
+  const outcome = concludes?.body.outcome
+  if (outcome?.kind !== 'return') return s
+  const decision: DecisionSpec = { kind: 'returns', value: { kind: 'accept', value: outcome.value } }
+  return { ...s, post: [{ timing: 'sync', decision }], calls: [{ tool: concludes!.name, args: {} }, ...s.calls] }
+}
+
 export default [
   judged(
     'CTX-1',
     'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a ' +
       'tool error alike — also when post-execute replaces the result',
-    scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) }),
+    scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })
+      .chain((s) => fc.nat(3).map((k) => (k === 0 ? deferringTwice(s) : s))),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
@@ -88,7 +112,7 @@ export default [
           // A listener that delegates is where a conclusion made after the body returned would land.
           post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
           calls: { max: 2 },
-        }),
+        }).chain((s) => fc.nat(3).map((k) => (k === 0 ? valueReplaced(s) : s))),
       },
       {
         weight: 1,

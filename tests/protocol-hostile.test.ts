@@ -16,7 +16,8 @@ import { certifyHostile, expectHostile } from './hostile-run.js'
 
 // The seed fixes which SCP-1 case meets the misbehaviour. Where that case is also the one SCP-1
 // fails on (two calls, both rejected), nothing in SCP-1 calls create() again, and the death is
-// re-reported by EXE-1's first create() (seeds 20261201-03 under the current generators).
+// re-reported by OUT-3's first create() (seeds 20261201-03 under the current generators). OUT-3's
+// calls carry no agent, so they never meet the misbehaviour (EXE-1's now do: a scoped wrapper).
 const SEED = 20261204
 const opened: RemoteAdapter[] = []
 afterAll(() => opened.forEach((a) => a.close()))
@@ -48,11 +49,11 @@ describe.concurrent('hostile protocol servers, checked clause by clause', () => 
     ['exit-mid-call', undefined],
     ['sync-loop', 1500],
   ])('%s: the clause that met it ends in an adapter error, the run goes on on a restarted server', async (server, replyTimeoutMs) => {
-    const { verdicts, ms, starts } = await certify(server, ['SCP-1', 'EXE-1'], replyTimeoutMs)
-    console.log(`hostile server-${server} (SCP-1, EXE-1 in-process): ${(ms / 1000).toFixed(1)} s (bound 45 s)`)
-    expect(Object.keys(verdicts)).toEqual(['SCP-1', 'EXE-1'])
+    const { verdicts, ms, starts } = await certify(server, ['SCP-1', 'OUT-3'], replyTimeoutMs)
+    console.log(`hostile server-${server} (SCP-1, OUT-3 in-process): ${(ms / 1000).toFixed(1)} s (bound 45 s)`)
+    expect(Object.keys(verdicts)).toEqual(['SCP-1', 'OUT-3'])
     expect(shape(verdicts['SCP-1']!)).toEqual({ status: 'error' }) // an adapter error: the server died or went silent
-    expect(shape(verdicts['EXE-1']!)).toEqual({ status: 'passed' })
+    expect(shape(verdicts['OUT-3']!)).toEqual({ status: 'passed' })
     expect(starts).toBe(2)
     expect(ms).toBeLessThan(45_000)
   })
@@ -78,10 +79,10 @@ const SERVER_EXIT = { escape: 'server exit', stage: null } as const
 describe.concurrent('certifying a hostile protocol server (--command)', () => {
   it.each<[string, string[], HostileExpectation, Record<string, string>]>([
     // A server that exits or hangs is the implementation's: its clause fails, naming how; the next clause runs on a new server.
-    ['exit-mid-call', ['SCP-1', 'EXE-1'], { exit: 1, fails: ['SCP-1'], ended: { exitCode: 0 }, ...SERVER_EXIT, passes: ['EXE-1'] }, {}],
+    ['exit-mid-call', ['SCP-1', 'OUT-3'], { exit: 1, fails: ['SCP-1'], ended: { exitCode: 0 }, ...SERVER_EXIT, passes: ['OUT-3'] }, {}],
     ['crash-after-calls', ['DEF-1', 'DEF-2', 'EXE-1'], { exit: 1, fails: ['DEF-2'], ended: { exitCode: 3 }, ...SERVER_EXIT, passes: ['EXE-1'] }, {}],
     // A hang is judged once: SCP-2, of the same family, from SCP-1's.
-    ['sync-loop', ['SCP-1', 'SCP-2', 'EXE-1'], { exit: 1, fails: ['SCP-1', 'SCP-2'], ended: { killed: 'blocked' }, ...SERVER_EXIT, passes: ['EXE-1'] }, {
+    ['sync-loop', ['SCP-1', 'SCP-2', 'OUT-3'], { exit: 1, fails: ['SCP-1', 'SCP-2'], ended: { killed: 'blocked' }, ...SERVER_EXIT, passes: ['OUT-3'] }, {
       TOOLREG_REPLY_TIMEOUT_MS: '1500',
     }],
     // A server that breaks the protocol is a broken adapter: exit 2, the clause it broke named in the errors.

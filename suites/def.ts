@@ -96,8 +96,8 @@ export default [
       name: toolName,
       flaw: fc.constantFrom(...flaws),
       timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
-      // Drawn last: in a quarter of the cases a timeoutMs that Number() would make valid, a string or a boxed number.
-      coercible: fc.tuple(fc.nat(3), fc.constantFrom<Flaw>('timeout-string', 'timeout-boxed')),
+      // Drawn last: in a quarter of the cases a timeoutMs a loose check lets by (Number() of a string or a boxed number, Infinity).
+      coercible: fc.tuple(fc.nat(3), fc.constantFrom<Flaw>('timeout-string', 'timeout-boxed', 'timeout-infinite')),
     }).map(({ coercible: [k, flaw], ...c }) => (k === 0 ? { ...c, flaw } : c)),
     (c) => [
       `tool ${c.name} registered with ${FLAW[c.flaw]}`,

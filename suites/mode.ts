@@ -7,7 +7,7 @@ import {
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import type { JsonValue, ToolExecutionInput } from '../harness/contract/spec.js'
+import type { JsonValue, ToolExecution, ToolExecutionInput } from '../harness/contract/spec.js'
 
 /** Classifiers that answer true, always or from the arguments they are handed. */
 const safeTools = fc.uniqueArray(
@@ -129,8 +129,12 @@ export default [
         if (!safe) runningExclusive--
         return args
       }
-      registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true) }))
-      registry.register(liveTool('exclusive_tool', { execute: body(false) }))
+      // What only a call that entered the pipeline meets: its finalizer, the observers (MODE-3: an unstarted call never does).
+      const finalized: string[] = []
+      const finalizeContent = (exec: ToolExecution) => void finalized.push(exec.callId)
+      registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true), finalizeContent }))
+      registry.register(liveTool('exclusive_tool', { execute: body(false), finalizeContent }))
+      registry.onResult((exec) => void finalized.push(exec.callId))
       const entered: string[] = []
       registry.onPreExecute(async (exec, next) => {
         if (batchAbort.signal.aborted) ctx.fail(`${exec.callId} started after the batch's signal aborted`)
@@ -158,6 +162,9 @@ export default [
         const code = codeOf(registry, result)
         const unstarted = !entered.includes(`b${i}`)
         if (unstarted && code !== 'ABORTED_BEFORE_DISPATCH') ctx.fail(`call ${i} never entered the pipeline but its result is not ABORTED_BEFORE_DISPATCH`)
+        if (unstarted && finalized.includes(`b${i}`)) {
+          ctx.fail(`call ${i} never reached pre-execute, yet its finalizer or an observer saw it: it entered the pipeline`)
+        }
         if (!unstarted && code === 'ABORTED_BEFORE_DISPATCH' && entered.includes(`b${i}`)) {
           ctx.fail(`call ${i} entered the pipeline and was also marked ABORTED_BEFORE_DISPATCH`)
         }

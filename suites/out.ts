@@ -44,6 +44,25 @@ const returningBoxed = (s: Scenario, value: ValueDesc): Scenario => ({
   ...s,
   tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'return', value } } })),
 })
+/**
+ * In a fifth of OUT-1's cases two tools return `{ n: 5 }`, one whose schema wants an integer n and
+ * one a string n, called in that order: schemas alike at the top level each keep their own
+ * validator, so the second value is INVALID_TOOL_OUTPUT. Drawn last.
+ */
+function twoSchemas(s: Scenario): Scenario {
+  const template = s.tools[0]
+  if (!template) return s
+  const { scope: _scope, define: _define, finalize: _finalize, meta: _meta, attack: _attack, ...plain } = template
+  const returning = (name: string, type: string): ToolSpec => ({
+    ...plain,
+    name,
+    outputSchema: { type: 'object', properties: { n: { type } }, required: ['n'] },
+    render: { kind: 'json-text' },
+    body: { steps: [], outcome: { kind: 'return', value: { n: 5 } } },
+  })
+  const tools = [returning('count_items', 'integer'), returning('label_items', 'string')]
+  return { ...s, tools, calls: tools.map((t) => ({ tool: t.name, args: {} })) }
+}
 /** presentationMeta answers of every kind, including throwing, returning undefined (no meta) and a -0 JSON would turn into 0. */
 const metaProjection = fc.oneof(
   projection(false),
@@ -179,7 +198,8 @@ export default [
   withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
-      .chain((s) => fc.tuple(fc.nat(3), boxedValue).map(([k, value]) => (k === 0 ? returningBoxed(s, value) : s))),
+      .chain((s) => fc.tuple(fc.nat(3), boxedValue).map(([k, value]) => (k === 0 ? returningBoxed(s, value) : s)))
+      .chain((s) => fc.nat(4).map((k) => (k === 0 ? twoSchemas(s) : s))),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',

@@ -41,6 +41,13 @@ const scopedToolCases = fc.uniqueArray(
 )
 type Agent = 'A' | 'B' | undefined
 
+/** Parameters with an own key named __proto__: lossless JSON that a copy made by assignment loses. */
+const protoKeyed: ValueDesc = { type: 'object', properties: { ['__proto__']: { type: 'string' }, b: { type: 'integer' } } }
+/** In a quarter of SCH-2's cases the first tool's parameters hold an own __proto__ key: drawn last. */
+const withProtoKeyedFirst = fc.tuple(scopedToolCases, fc.nat(3)).map(([cases, k]) =>
+  k === 0 ? cases.map((c, i) => (i === 0 ? { ...c, parameters: protoKeyed } : c)) : cases,
+)
+
 function extraWords(extra: ExtraField): string {
   const kind = [extra.enumerable ? '' : 'non-enumerable ', extra.symbol ? 'symbol-keyed ' : ''].join('')
   return `${kind}extra field ${extra.key} = ${valueWords(extra.value)}`
@@ -145,7 +152,7 @@ export default [
 
   custom(
     'SCH-2', 'parameters in the projection is a detached lossless-JSON copy: mutating the returned object changes nothing later',
-    scopedToolCases,
+    withProtoKeyedFirst,
     (cases) => [
       ...toolsStory(cases),
       'schemas(), and with the scopes profile schemas({ agent }) for A and for B, are each read, every parameters object in them mutated, and read again',

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   bodyStep,
   contextDesc,
+  nowAndThen,
   postListener,
   quiet,
   scenario,
@@ -95,7 +96,7 @@ export default [
     'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a ' +
       'tool error alike — also when post-execute replaces the result',
     scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })
-      .chain((s) => fc.nat(3).map((k) => (k === 0 ? deferringTwice(s) : s))),
+      .chain(nowAndThen(deferringTwice)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
@@ -112,7 +113,7 @@ export default [
           // A listener that delegates is where a conclusion made after the body returned would land.
           post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
           calls: { max: 2 },
-        }).chain((s) => fc.nat(3).map((k) => (k === 0 ? valueReplaced(s) : s))),
+        }).chain(nowAndThen(valueReplaced)),
       },
       {
         weight: 1,

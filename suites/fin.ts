@@ -7,6 +7,7 @@ import {
   finalizer,
   guard,
   isContent,
+  nowAndThenWith,
   oddFinalizer,
   postListener,
   preDecision,
@@ -53,7 +54,7 @@ const blockingLast: fc.Arbitrary<PostSpec[]> = fc
   .map(([before, feedback, t]) => [...before, { timing: t, decision: { kind: 'returns', value: { kind: 'block', feedback } } as DecisionSpec }])
 
 /** The first tool returning a valid value, rendered as its JSON text, and post-execute blocking it. */
-function blockedSuccess(s: Scenario, post: PostSpec[], ok: OutputChoice): Scenario {
+function blockedSuccess(s: Scenario, [post, ok]: [PostSpec[], OutputChoice]): Scenario {
   const succeeding = (t: ToolSpec): ToolSpec => {
     const { meta: _meta, ...rest } = t
     return { ...rest, outputSchema: ok.schema, render: { kind: 'json-text' }, body: { steps: t.body.steps, outcome: { kind: 'return', value: ok.value } } }
@@ -164,7 +165,7 @@ export default [
       wrappers: fc.array(wrapper, { maxLength: 1 }),
       post: fc.array(postListener, { maxLength: 1 }),
       calls: { max: 2 },
-    }).chain((s) => fc.tuple(fc.nat(3), blockingLast, validOutput).map(([k, post, ok]) => (k === 0 ? blockedSuccess(s, post, ok) : s))),
+    }).chain(nowAndThenWith(fc.tuple(blockingLast, validOutput), blockedSuccess)),
   ),
   judged(
     'FIN-4', 'a finalizer that throws is not called again, execute still resolves, and the outcome is an error',

@@ -6,6 +6,8 @@ import {
   defaults,
   guard,
   jsonValue,
+  nowAndThen,
+  nowAndThenWith,
   observer,
   poisoned,
   postListener,
@@ -16,8 +18,8 @@ import {
   scenario,
   thrown,
   timing,
-  valueWords,
   tool,
+  valueWords,
   withNested,
   wrapper,
   type ApprovalSpec,
@@ -165,13 +167,13 @@ export default [
       guards: defaults.guards,
       wrappers: defaults.wrappers,
       calls: { args: poisoned, max: 2 },
-    }).chain((s) => fc.nat(3).map((k) => (k === 0 ? withoutArguments(s) : s))),
+    }).chain(nowAndThen(withoutArguments)),
   ),
 
   judged(
     'IN-3', 'each execution gets a fresh token — a nested one too — and every stage of one call sees the same token',
     scenario({ tools: fc.oneof(defaults.tools, { weight: 3, arbitrary: withNested(tool()) }), calls: { max: 3, agents: true } })
-      .chain((s) => fc.tuple(fc.nat(3), timing).map(([k, t]) => (k === 0 ? withSignalReplaced(s, t) : s))),
+      .chain(nowAndThenWith(timing, withSignalReplaced)),
   ),
 
   judged(

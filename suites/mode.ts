@@ -1,7 +1,18 @@
 /** MODE: concurrency classification, exclusive by default. */
 import fc from 'fast-check'
 import {
-  argumentClassifier, jsonValue, poisoned, quiet, scenario, times, tool, type CallSpec, type ClassifierSpec, type Scenario, type ToolSpec,
+  argumentClassifier,
+  jsonValue,
+  nowAndThen,
+  poisoned,
+  quiet,
+  scenario,
+  times,
+  tool,
+  type CallSpec,
+  type ClassifierSpec,
+  type Scenario,
+  type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
@@ -85,7 +96,7 @@ export default [
   judged(
     'MODE-1', 'executionMode is parallel when the visible tool\'s isConcurrencySafe(args) returns exactly true',
     scenario({ ...quiet, tools: safeTools, calls: { max: 3, agents: true, args: argumentsOften } })
-      .chain((s) => fc.nat(3).map((k) => (k === 0 ? withCallsBothWays(s) : s))),
+      .chain(nowAndThen(withCallsBothWays)),
   ),
 
   judged(
@@ -100,7 +111,7 @@ export default [
       (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
-    ).chain((s) => fc.nat(3).map((k) => (k === 0 ? withBoxedTrue(s) : s))),
+    ).chain(nowAndThen(withBoxedTrue)),
   ),
 
   custom(

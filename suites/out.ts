@@ -4,6 +4,8 @@ import {
   ANY_SCHEMA,
   invalidOutput,
   mutatingRender,
+  nowAndThen,
+  nowAndThenWith,
   projection,
   quiet,
   scenario,
@@ -198,8 +200,8 @@ export default [
   withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
-      .chain((s) => fc.tuple(fc.nat(3), boxedValue).map(([k, value]) => (k === 0 ? returningBoxed(s, value) : s)))
-      .chain((s) => fc.nat(4).map((k) => (k === 0 ? twoSchemas(s) : s))),
+      .chain(nowAndThenWith(boxedValue, returningBoxed))
+      .chain(nowAndThen(twoSchemas, 5)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',

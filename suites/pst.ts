@@ -8,6 +8,7 @@ import {
   isContent as isValidContent,
   isLosslessDesc,
   jsonOf,
+  nowAndThenWith,
   postListener,
   preListener,
   quiet,
@@ -120,7 +121,7 @@ export default [
             { minLength: 1, maxLength: 1 },
           ),
           post: posts,
-        }).chain((s) => fc.tuple(fc.nat(3), negativeZeroValue).map(([k, decision]) => (k === 0 ? withFirstPost(s, decision) : s))),
+        }).chain(nowAndThenWith(negativeZeroValue, withFirstPost)),
       },
       // A failing tool whose listeners block or put new content in place: PST-1's rules on an error.
       {

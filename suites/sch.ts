@@ -5,6 +5,7 @@ import {
   extraField,
   jsonValue,
   losslessText,
+  nowAndThen,
   readOnce,
   safeJson,
   toolName,
@@ -44,9 +45,7 @@ type Agent = 'A' | 'B' | undefined
 /** Parameters with an own key named __proto__: lossless JSON that a copy made by assignment loses. */
 const protoKeyed: ValueDesc = { type: 'object', properties: { ['__proto__']: { type: 'string' }, b: { type: 'integer' } } }
 /** In a quarter of SCH-2's cases the first tool's parameters hold an own __proto__ key: drawn last. */
-const withProtoKeyedFirst = fc.tuple(scopedToolCases, fc.nat(3)).map(([cases, k]) =>
-  k === 0 ? cases.map((c, i) => (i === 0 ? { ...c, parameters: protoKeyed } : c)) : cases,
-)
+const withProtoKeyedFirst = scopedToolCases.chain(nowAndThen((cases) => cases.map((c, i) => (i === 0 ? { ...c, parameters: protoKeyed } : c))))
 
 function extraWords(extra: ExtraField): string {
   const kind = [extra.enumerable ? '' : 'non-enumerable ', extra.symbol ? 'symbol-keyed ' : ''].join('')

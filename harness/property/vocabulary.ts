@@ -21,6 +21,7 @@ export {
   wrapper,
 } from '../arbitraries/hooks.js'
 export { nowAndThen, nowAndThenWith } from '../arbitraries/now-and-then.js'
+export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
 export { argumentsWithProtoKey, callArguments, defaults, protoKeyedArguments, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'

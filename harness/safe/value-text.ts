@@ -86,9 +86,10 @@ function render(value: unknown, cap: number, style: Style, seen: Set<object>): s
   }
 }
 
-/** A descriptor (`{ $: 'promise', value: 1 }`) as ‹promise›(1); an error with its code and data. */
+/** A descriptor (`{ $: 'promise', value: 1 }`) as ‹promise›(1); an error with its name, code and data. */
 function tagged(object: Record<string, unknown>, inner: (item: unknown) => string): string {
   const parts = [
+    typeof object.name === 'string' ? `named ${object.name}` : undefined,
     'value' in object ? inner(object.value) : undefined,
     typeof object.code === 'string' ? object.code : undefined,
     'data' in object ? `data ${inner(object.data)}` : undefined,

@@ -15,6 +15,7 @@ import { applyWrites } from './attack.js'
 import { buildValue } from './values.js'
 import { stageEntered } from './stage-probe.js'
 import { installToolDecisions } from './tool-decisions.js'
+import { lookalikeOf } from './lookalike-agent.js'
 import { SEAMS } from '../contract/seam-names.js'
 
 /** Strings of a result kept in the trace's JSON copy (a 50 MB result must not fill reports). */
@@ -193,7 +194,7 @@ class ScenarioRun {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
     }
-    if (spec.agent) input.agent = registry.agent(spec.agent)
+    if (spec.agent) input.agent = spec.lookalikeAgent ? lookalikeOf(registry, spec.agent) : registry.agent(spec.agent)
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
     const abort = (marks: { asBodySettled?: true } = {}) => {
       this.events.push({ ev: 'abort', call: callId, ...marks })

@@ -206,6 +206,7 @@ export const SCENARIO_SCHEMA = {
           tool: { type: 'string' },
           args: desc,
           agent: scope,
+          lookalikeAgent: { const: true },
           abortAtEntry: { type: 'boolean' },
           abortScheduled: { type: 'boolean' },
           abortAsBodySettles: { type: 'boolean' },

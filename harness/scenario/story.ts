@@ -102,7 +102,7 @@ function approval(spec: ApprovalSpec | undefined): string {
 }
 
 function call(spec: CallSpec, index: number): string {
-  const who = spec.agent ? ` as agent ${spec.agent}` : ''
+  const who = spec.agent ? ` as ${spec.lookalikeAgent ? 'a lookalike of ' : ''}agent ${spec.agent}` : ''
   const extras = [
     spec.abortAtEntry && 'signal aborted at entry',
     spec.abortScheduled && 'caller aborts at a scheduler point',

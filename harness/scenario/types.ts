@@ -32,8 +32,11 @@ export type Tagged =
    */
   | { $: 'shifting-getter'; reads: ValueDesc[] }
   | { $: 'proxy'; value: ValueDesc }
-  /** An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP errors carry) where given. */
-  | { $: 'error'; code?: string; data?: ValueDesc }
+  /**
+   * An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP
+   * errors carry) where given, and its own `name` ('AbortError', as `signal.throwIfAborted()` throws).
+   */
+  | { $: 'error'; code?: string; data?: ValueDesc; name?: string }
 
 export type AgentName = 'A' | 'B'
 
@@ -213,6 +216,11 @@ export interface CallSpec {
    * whether a success then becomes ABORTED; CAN-4 keeps a block or an error).
    */
   abortWhilePostRuns?: boolean
+  /**
+   * The call carries a copy of its agent's key, equal to it field by field but another object:
+   * agents are compared by identity, so it is an agent nothing was registered for (PRE-7).
+   */
+  lookalikeAgent?: true
   /** A parent token that is not an execution in flight (CODE-5). */
   fakeParent?: boolean
   /** Hand execute an input that is not well-typed (IN-4). */

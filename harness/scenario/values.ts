@@ -107,6 +107,7 @@ function buildTagged(desc: Tagged): unknown {
       const error = new Error('toolreg: thrown')
       if (desc.code !== undefined) Object.assign(error, { code: desc.code })
       if (desc.data !== undefined) Object.assign(error, { data: buildValue(desc.data) })
+      if (desc.name !== undefined) error.name = desc.name
       return error
     }
   }

@@ -52,11 +52,23 @@ export function abortAndSettling(view: SettledView, endsBeforePolicy: boolean): 
 
 /** PRE-6 broken: execute settled while a pre-execute listener was still pending. */
 function settledDuringPre(view: SettledView): boolean {
-  const preLeftAt = view.trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === view.callId ? i : last), -1)
-  // A listener entered twice is PRE-8's (S) case: a chain it re-ran may still be pending, void here.
-  const preReentered = new Set(indexesOf(view, 'pre')).size !== count(view, 'pre')
-  return !preReentered && count(view, 'pre') > 0 && view.settledAt >= 0 && (preLeftAt < 0 || view.settledAt < preLeftAt)
+  const preLeftAt = lastPreLeft(view)
+  return awaitedOnce(view) && view.settledAt >= 0 && (preLeftAt < 0 || view.settledAt < preLeftAt)
 }
+
+/** The call went on to a later stage while a pre-execute listener was still pending: it was never awaited (PRE-6). */
+function movedOnDuringPre(view: SettledView): boolean {
+  const preLeftAt = lastPreLeft(view)
+  // Pre-execute is the first stage: any other entered before the last listener left went on without it.
+  return awaitedOnce(view) && view.trace.events.some((x, i) =>
+    x.ev === 'enter' && x.call === view.callId && x.stage !== 'pre' && (preLeftAt < 0 || i < preLeftAt))
+}
+
+const lastPreLeft = (view: SettledView): number =>
+  view.trace.events.reduce((last, x, i) => (x.ev === 'leave' && x.stage === 'pre' && x.call === view.callId ? i : last), -1)
+
+/** Pre-execute listeners were entered, none twice: a listener entered twice is PRE-8's (S) case, whose re-run chain may still be pending. */
+const awaitedOnce = (view: SettledView): boolean => count(view, 'pre') > 0 && new Set(indexesOf(view, 'pre')).size === count(view, 'pre')
 
 /** EXE-2: the signal the body holds aborts when the caller's does. */
 export function bodySignal(view: SettledView): void {
@@ -73,7 +85,7 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
   const expected = e.outcome
   const code = record.code
   // A denial the registry never awaited (PRE-6) was never an outcome CAN-4 could keep.
-  const unawaitedDenial = (e.outcome.clause === 'PRE-2' || e.outcome.clause === 'PRE-3') && settledDuringPre(view)
+  const unawaitedDenial = (e.outcome.clause === 'PRE-2' || e.outcome.clause === 'PRE-3') && (settledDuringPre(view) || movedOnDuringPre(view))
   const decidedAt = unawaitedDenial ? -1 : decisionPoint(view.trace, view.callId, e)
   if (decidedAt >= 0 && view.abortAt > decidedAt) {
     // A thrown code kept or lost is OUT-4's (S): CAN-4 asks only that the error stays an error.
@@ -83,12 +95,14 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
     if (replaced) {
       // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
       const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4'
+      // Cancellation replaces with ABORTED, never with a success: a thrown body published as one is OUT-3's, abort or none.
+      const clause = ownError && !result.isError ? 'OUT-3' : 'CAN-4'
       const decided = ownError
         ? 'a tool\'s own error (its body started before the abort)'
         : expected.clause === 'PST-1'
           ? 'a post-execute block (its listener was entered before the abort)'
           : 'a denial (its listener was entered before the abort)'
-      report('CAN-4', 'decided-error-replaced', `${decided} was published as ${result.isError ? `code ${code}` : 'a success'}`)
+      report(clause, 'decided-error-replaced', `${decided} was published as ${result.isError ? `code ${code}` : 'a success'}`)
     }
     return
   }

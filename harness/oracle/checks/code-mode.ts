@@ -29,9 +29,25 @@ export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec:
     if (!record) return
     const call: CallSpec = { tool: step.tool, args: step.args, ...(spec.agent ? { agent: spec.agent } : {}) }
     const index = Number(callId.slice(1).split('/')[0])
-    judgeCall(scenario, trace, predictBranch(scenario, trace, index, nestedId, call), record, nestedId, out, call)
+    const expected = predictBranch(scenario, trace, index, nestedId, call)
+    const found: Finding[] = []
+    judgeCall(scenario, trace, expected, record, nestedId, found, call)
+    out.push(...(policyBypassed(trace, expected, nestedId) ? found.map(asCode2) : found))
   })
 }
+
+/**
+ * A nested call that met none of the policy it was due (no pre-execute listener, approval or guard
+ * entered) skipped the pipeline: CODE-2's rule broke first, whatever the rules of the skipped stages say.
+ */
+function policyBypassed(trace: Trace, e: Expected, callId: string): boolean {
+  const due = e.preEntered > 0 || e.approvalRequested || e.guardsEntered > 0
+  const met = trace.events.some((x) =>
+    (x.ev === 'approval-request' && x.call === callId) || (x.ev === 'enter' && x.call === callId && ['pre', 'guard'].includes(x.stage)))
+  return due && !met
+}
+
+const asCode2 = (x: Finding): Finding => ({ ...x, clause: 'CODE-2', check: x.check.replace(/^[A-Z]+-\d+:/, 'CODE-2:') })
 
 /**
  * CODE-5's "treated as absent" means "ends like the same call with no parent". When a parent-less

@@ -40,9 +40,18 @@ function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: Predicte
   // A lax registry appends a misshapen array as it is; what it makes of a non-array is its own.
   const added = extra === undefined ? [] : Array.isArray(extra) ? (jsonOf(extra as ValueDesc) as unknown[]) : undefined
   const contexts = added === undefined ? undefined : [...(before.contexts ?? []), ...added]
-  /** CTX-1's alternatives (contexts a pipeline error may drop), extended by what this decision adds. */
-  const alt = (o: PredictedOutcome): PredictedOutcome =>
-    before.contextsAlt && added !== undefined && o.contexts !== undefined ? { ...o, contextsAlt: before.contextsAlt.map((c) => [...c, ...added]) } : o
+  /**
+   * CTX-1 places only the deferred contexts: the ones this decision adds may follow them (as
+   * predicted), come first, or be left out. Each of those, for the predicted deferred contexts and
+   * for each alternative a pipeline error allows (dropped), is an alternative.
+   */
+  const placed = (deferred: unknown[]): unknown[][] =>
+    added === undefined || added.length === 0 ? [[...deferred]] : [[...deferred, ...added], [...added, ...deferred], deferred]
+  const alt = (o: PredictedOutcome): PredictedOutcome => {
+    if (added === undefined || o.contexts === undefined) return o
+    const others = [before.contexts ?? [], ...(before.contextsAlt ?? [])].flatMap(placed).slice(1)
+    return others.length > 0 ? { ...o, contextsAlt: [...(o.contextsAlt ?? []), ...others] } : o
+  }
   /** Content given by the decision: well-shaped, lossless of the wrong shape (OUT-5), or malformed. */
   const given = (desc: ValueDesc | undefined): 'ok' | 'misshapen' | 'malformed' =>
     desc === undefined || !isLosslessDesc(desc) ? 'malformed' : isContent(desc) ? 'ok' : 'misshapen'

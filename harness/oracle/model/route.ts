@@ -14,6 +14,9 @@ import { postDecides, postWaterfall } from './post-execute.js'
 import type { Mode, PredictOptions } from './types.js'
 import type { ShapeLatitude } from './shape-latitude.js'
 
+/** The agent a call is routed as: a lookalike key is an agent of its own, with nothing registered for it. */
+export const routedAgent = (call: CallSpec): string | undefined => (call.agent && call.lookalikeAgent ? `${call.agent} (lookalike)` : call.agent)
+
 const inScope = (scope: string | undefined, agent: string | undefined) => scope === undefined || scope === agent
 const indexes = <T extends { scope?: string }>(list: T[], agent: string | undefined) =>
   list.flatMap((item, i) => (inScope(item.scope, agent) ? [i] : []))
@@ -23,14 +26,15 @@ export { normalizePre } from './gates.js'
 export function visibleTool(scenario: Scenario, call: CallSpec, nested = false): ToolSpec | undefined {
   // In code mode only a call carrying the parent token of an execution in flight reaches native tools (CODE-2).
   if (scenario.config.mode === 'code' && !nested) return undefined
-  const own = call.agent ? scenario.tools.find((t) => t.name === call.tool && t.scope === call.agent) : undefined
+  const agent = routedAgent(call)
+  const own = agent ? scenario.tools.find((t) => t.name === call.tool && t.scope === agent) : undefined
   return own ?? scenario.tools.find((t) => t.name === call.tool && t.scope === undefined)
 }
 
 export function route(scenario: Scenario, callIndex: number, options: PredictOptions, shapes: ShapeLatitude): Untagged {
   const call = options.nested ?? scenario.calls[callIndex]!
   const nested = options.nested !== undefined
-  const agent = call.malformed ? undefined : call.agent
+  const agent = call.malformed ? undefined : routedAgent(call)
   const tool = call.malformed ? undefined : visibleTool(scenario, call, nested)
   // Classification reads only the name, arguments and scope: a missing signal does not change it.
   const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call, nested)

@@ -10,14 +10,19 @@ import {
   argumentsWithProtoKey,
   defaults,
   guard,
+  nowAndThen,
   postListener,
   preListener,
   quiet,
   scenario,
   timing,
   type ApprovalSpec,
+  type BodyStep,
+  type CallSpec,
   type DecisionSpec,
   type PreSpec,
+  type Scenario,
+  type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -41,10 +46,50 @@ const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: otherYes }) },
 )
 
+/**
+ * The case with a service that grants every ask, and tools that make no hostile writes: granted
+ * bodies run, and one whose write took effect would void the verdicts after it.
+ */
+const granting = (s: Scenario): Scenario => ({
+  ...s,
+  config: { ...s.config, approval: { kind: 'returns', timing: 'sync', value: 'allowed-once' } },
+  tools: s.tools.map(({ attack: _attack, ...t }) => t),
+})
+
+/**
+ * In a quarter of the cases every ask is granted, and the first call is made twice more, one after
+ * the other, by one agent: a grant is for one call, so each repeated ask is forwarded too. Drawn
+ * last, so the rest of a case is what it was before.
+ */
+function askedAgain(s: Scenario): Scenario {
+  const first = s.calls[0]
+  if (!first) return s
+  const agent = s.tools.find((t) => t.name === first.tool)?.scope ?? first.agent ?? 'A'
+  const again: CallSpec = { tool: first.tool, args: first.args, agent }
+  const { concurrent: _concurrent, ...sequential } = granting(s)
+  return { ...sequential, calls: [...s.calls, again, { ...again }] }
+}
+
+/**
+ * In a quarter of the cases every ask is granted, and agent A calls a tool of its own whose body
+ * first makes a nested call (`parent`: its token) to a global tool: the nested ask is forwarded
+ * with the nested call's own callId, not its parent's. Drawn last.
+ */
+function askedNested(s: Scenario): Scenario {
+  const granted = granting(s)
+  const leaf = granted.tools.find((t) => t.scope === undefined)
+  if (!leaf || s.tools.some((t) => t.name === 'outer')) return s
+  const dispatch: BodyStep = { kind: 'dispatch', tool: leaf.name, args: { q: 'nested' } }
+  const outer: ToolSpec = { ...leaf, name: 'outer', body: { ...leaf.body, steps: [dispatch, ...leaf.body.steps] } }
+  return { ...granted, tools: [...granted.tools, outer], calls: [...s.calls, { tool: 'outer', args: {}, agent: 'A' }] }
+}
+
 export default [
   judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
-    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } }),
+    scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } })
+      .chain(nowAndThen(askedAgain))
+      .chain(nowAndThen(askedNested)),
   ),
   judged(
     'APR-2',

@@ -4,6 +4,7 @@ import {
   ANY_SCHEMA,
   contentDesc,
   isContent,
+  nowAndThen,
   poisoned,
   preListener,
   quiet,
@@ -12,6 +13,7 @@ import {
   tool,
   type DecisionSpec,
   type PostSpec,
+  type Scenario,
   type ToolSpec,
   type ValueDesc,
   type WrapperSpec,
@@ -50,6 +52,20 @@ const canThreeChains = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(awaitingGates.wrappers, leavingBodyRunning).map(([outer, inner]) => [...outer.slice(0, 1), inner]) },
 )
 const leavesBodyRunning = (s: { wrappers: WrapperSpec[] }) => s.wrappers.some((w) => w.action.kind === 'unawaited-next')
+
+/**
+ * In half of CAN-4's scenario cases a tool of its own throws an AbortError of its own (as
+ * `signal.throwIfAborted()` does) after a scheduler point, and one more call, whose caller aborts
+ * the moment that body settles, calls it: a tool's own error all the same, never ABORTED. Drawn last.
+ */
+function throwingAbortError(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === 'aborting')) return s
+  const { attack: _attack, scope: _scope, ...plain } = model
+  const thrown: ValueDesc = { $: 'error', name: 'AbortError' }
+  const aborting: ToolSpec = { ...plain, name: 'aborting', body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown } } }
+  return { ...s, tools: [...s.tools, aborting], calls: [...s.calls, { tool: 'aborting', args: {}, abortAsBodySettles: true }] }
+}
 
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
@@ -131,6 +147,6 @@ export default [
       pre: fc.array(preListener(), { maxLength: 2 }),
       post: fc.array(awaitingPost, { maxLength: 1 }),
       calls: { abortScheduled: 100, abortWhilePostRuns: 50 },
-    }),
+    }).chain(nowAndThen(throwingAbortError, 2)),
   ), timeoutStays, { scenario: 5, direct: 1 }),
 ]

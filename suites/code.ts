@@ -1,16 +1,22 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { buildValue, defaults, losslessText, poisoned, scenario, tool, valueWords, type Scenario } from '../harness/property/vocabulary.js'
+import { buildValue, defaults, losslessText, nowAndThen, poisoned, scenario, tool, valueWords, type Scenario } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
-import type { JsonValue, ToolExecutionResult } from '../harness/contract/spec.js'
+import type { JsonValue, ToolExecution, ToolExecutionResult } from '../harness/contract/spec.js'
 import { withDirect } from './with-direct.js'
 
 
 const codeMode = fc.constant('code' as const)
 const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'constructor', 'toString'), { minLength: 1, maxLength: 3 })
+/**
+ * A case of CODE-2: the tools a program calls; in a quarter of them the first one's body calls a
+ * tool `leaf` itself, the nested call's token as parent (two levels deep). Drawn last.
+ */
+interface NestingCase { toolNames: string[]; deeper?: true }
+const nesting = names.map((toolNames): NestingCase => ({ toolNames })).chain(nowAndThen((c): NestingCase => ({ ...c, deeper: true })))
 const toolsLine = (toolNames: readonly string[]) => `code mode; native tools ${toolNames.join(', ')}`
 
 const LOG_LISTENER = {
@@ -116,21 +122,30 @@ export default [
 
   custom(
     'CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent',
-    names,
-    (toolNames) => [
-      `${toolsLine(toolNames)}, each with a finalizer; a listener, guard, wrapper and observer at every stage`,
+    nesting,
+    ({ toolNames, deeper }) => [
+      `${toolsLine(deeper ? [...toolNames, 'leaf'] : toolNames)}, each with a finalizer; a listener, guard, wrapper and observer at every stage`,
       `a run_code program calls ${toolNames.join(', then ')}`,
+      ...(deeper ? [`the body of ${toolNames[0]} calls leaf, carrying its own token as parent`] : []),
     ],
-    async (ctx, toolNames) => {
+    async (ctx, { toolNames, deeper }) => {
       const registry = await ctx.registry({ mode: 'code' })
       if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
       const seen = new Map<string, string[]>()
       // Every stage of a nested call, the body's context included, sees the parent token it carries.
       const mark = (name: string, stage: string, exec: { parent?: unknown }) =>
         void seen.set(name, [...(seen.get(name) ?? []), exec.parent === undefined && name !== 'run_code' ? `${stage} without parent` : stage])
-      for (const name of toolNames) {
+      let leaf: ToolExecutionResult | undefined
+      const callLeaf = async (exec: ToolExecution) => {
+        leaf = await registry.execute({ ...input('leaf'), signal: exec.signal, parent: exec.token, ...(exec.agent === undefined ? {} : { agent: exec.agent }) })
+      }
+      for (const name of deeper ? [...toolNames, 'leaf'] : toolNames) {
         registry.register(liveTool(name, {
-          execute: (async (_args: JsonValue, exec: { parent?: unknown }) => (mark(name, 'body', exec), { name })) as never,
+          execute: (async (_args: JsonValue, exec: ToolExecution) => {
+            mark(name, 'body', exec)
+            if (deeper && name === toolNames[0]) await callLeaf(exec)
+            return { name }
+          }) as never,
           finalizeContent: (exec: { parent?: unknown }) => void mark(name, 'finalize', exec),
         }))
       }
@@ -141,7 +156,8 @@ export default [
       registry.onResult((exec) => void mark(exec.name, 'result', exec))
       const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
       if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
-      for (const name of toolNames) {
+      if (leaf?.isError) ctx.fail(`the call to leaf from ${toolNames[0]}'s body, its parent in flight, ended as an error (${codeOf(registry, leaf)})`)
+      for (const name of deeper ? [...toolNames, 'leaf'] : toolNames) {
         const stages = JSON.stringify(seen.get(name) ?? [])
         if (stages !== '["pre","guard","wrapper","body","post","finalize","result"]') ctx.fail(`the nested call to ${name} passed ${stages}`)
       }

@@ -4,6 +4,7 @@ import {
   bodyStep,
   contextDesc,
   nowAndThen,
+  withPostForAgentB,
   postListener,
   quiet,
   scenario,
@@ -90,13 +91,29 @@ function valueReplaced(s: Scenario): Scenario {
   return { ...s, post: [{ timing: 'sync', decision }], calls: [{ tool: concludes!.name, args: {} }, ...s.calls] }
 }
 
+/**
+ * In a quarter of CTX-1's cases a post-execute listener for agent B accepts, adding a context of its
+ * own, and B calls a tool of its own that defers one (withPostForAgentB): the deferred context stays
+ * on the outcome beside the added one. Drawn last.
+ */
+const fromPost: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'from post-execute' }] }
+const fromBody: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'from the body' }] }
+function postAddsContext(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model) return s
+  const { attack: _attack, scope: _scope, ...plain } = model
+  const deferrer: ToolSpec = { ...plain, name: 'deferrer', body: { steps: [{ kind: 'defer', context: fromBody }], outcome: model.body.outcome } }
+  return withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', additionalContexts: [fromPost] } }, deferrer)
+}
+
 export default [
   judged(
     'CTX-1',
     'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a ' +
       'tool error alike — also when post-execute replaces the result',
     scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })
-      .chain(nowAndThen(deferringTwice)),
+      .chain(nowAndThen(deferringTwice))
+      .chain(nowAndThen(postAddsContext)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',

@@ -1,18 +1,22 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
 import {
-  defaults, guard, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
+  defaults, guard, nowAndThen, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
   type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { disposedGuardAgain } from './grd-disposed.js'
+import { deniedWhenRegisteredLater, laterDenialStory } from './grd-registered-later.js'
 import { withDirect } from './with-direct.js'
 
 /** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
 const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
 /** An async guard that found nothing: its Promise is a return other than undefined, so a denial. */
 const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'promise', value: { $: 'undefined' } } } }
+
+/** A case of GRD-2: a scenario run twice, the second time with a denial added; now and then a later registration too. */
+interface AddedDenialCase { base: Scenario; addGuard: boolean; position: number; later?: true }
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
@@ -50,12 +54,14 @@ export default [
       }),
       addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
       position: fc.nat(3),
-    }),
-    (c) => [
+    }).chain(nowAndThen((c): AddedDenialCase => ({ ...c, later: true }))),
+    (c: AddedDenialCase) => [
       ...scenarioStory(c.base),
       `then the same again, with ${c.addGuard ? 'a guard that returns "no"' : 'a pre-execute listener that denies'} added at position ${c.position}`,
+      ...(c.later ? [laterDenialStory(c.addGuard)] : []),
     ],
     async (ctx, c) => {
+      if (c.later) await deniedWhenRegisteredLater(ctx, c.addGuard)
       const deny = c.addGuard
       const extended: Scenario = deny
         ? { ...c.base, guards: [...c.base.guards.slice(0, c.position), { verdict: { kind: 'returns', value: 'no' } }, ...c.base.guards.slice(c.position)] }

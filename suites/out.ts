@@ -163,6 +163,30 @@ const projectingTool = fc.tuple(
   body: { steps: [], outcome: { kind: 'return', value: 1 } },
   outputSchema: ANY_SCHEMA,
 }))
+/** An object JSON would write as a plain one, but is not: a Map, a Date, a class instance, a boxed primitive. */
+const notPlain: fc.Arbitrary<ValueDesc> = fc
+  .tuple(fc.constantFrom<ValueDesc>({ $: 'map' }, { $: 'date' }, { $: 'instance' }, { $: 'boolean-object' }, { $: 'boxed', value: 'x' }), fc.nat(2))
+  .map(([leaf, depth]) => (depth === 0 ? leaf : depth === 1 ? { k: leaf } : { outer: [leaf] }))
+/**
+ * In a quarter of OUT-2's cases a tool of its own renders well and its meta holds one of them, and
+ * it is called last: a registry that copies a meta key by key, never looking at prototypes,
+ * publishes it as plain JSON. Drawn last, so the rest of a case is what it was before.
+ */
+function withNotPlainMeta(s: Scenario, meta: ValueDesc): Scenario {
+  const model = s.tools[0]
+  if (!model) return s
+  const { finalize: _finalize, attack: _attack, scope: _scope, ...plain } = model
+  const metered: ToolSpec = {
+    ...plain,
+    name: 'metered',
+    outputSchema: ANY_SCHEMA,
+    body: { steps: [], outcome: { kind: 'return', value: 1 } },
+    render: { kind: 'returns', value: [{ type: 'text', text: 'x' }] },
+    meta: { kind: 'returns', value: meta },
+  }
+  return { ...s, tools: [...s.tools, metered], calls: [...s.calls, { tool: 'metered', args: {} }] }
+}
+
 const throwingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }
 ))
@@ -210,7 +234,7 @@ export default [
       ...quiet,
       tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
       calls: { max: 2 },
-    }),
+    }).chain(nowAndThenWith(notPlain, withNotPlainMeta)),
   ),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',

@@ -9,6 +9,7 @@ import {
   isLosslessDesc,
   jsonOf,
   nowAndThenWith,
+  withPostForAgentB,
   postListener,
   preListener,
   quiet,
@@ -104,6 +105,14 @@ const negativeZeroValue = fc.constantFrom<DecisionSpec>(
 const replacesValue = (d: DecisionSpec | undefined) => d?.kind === 'returns' && typeof d.value === 'object' && d.value !== null && 'value' in d.value
 const withFirstPost = (s: Scenario, decision: DecisionSpec): Scenario =>
   replacesValue(s.post[0]?.decision) ? s : { ...s, post: s.post.map((p, i) => (i === 0 ? { ...p, decision } : p)) }
+/**
+ * In a quarter of PST-3's scenario cases a listener for agent B replaces both value and content,
+ * the value a falsy one (null, false, 0, ''), and B calls (withPostForAgentB): a registry that tests
+ * for a value by truthiness or `!= null` misses the replacement. Drawn last.
+ */
+const falsyValue = fc.constantFrom<ValueDesc>(null, false, 0, '')
+const bothReplacedForB = (s: Scenario, value: ValueDesc): Scenario =>
+  withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', value, content: [{ type: 'text', text: 'x' }] } })
 const failingTool = tool().map((t): ToolSpec => (
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
 ))
@@ -168,6 +177,6 @@ export default [
           { kind: 'returns', value: { kind: { $: 'boxed', value: 'accept' } } },
         ),
       }), { minLength: 1, maxLength: 2 }),
-    }),
+    }).chain(nowAndThenWith(falsyValue, bothReplacedForB)),
   ), postOverridden),
 ]

@@ -1,11 +1,42 @@
 /** TMO: timeouts. These properties spend real time, so they run few cases. */
 import fc from 'fast-check'
-import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import { nowAndThen } from '../harness/property/vocabulary.js'
 import { abortOf, sleep } from './real-time.js'
 
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
 const DELIVERY_GRACE_MS = 2_000
+
+/** A case of TMO-2; in a third of them the calls share one caller signal. */
+interface TimedOutCase { timeoutMs: number; cooperative: boolean; lingerMs: number; throws: boolean; delegating: boolean; sharedSignal?: true }
+
+/** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too. */
+interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true }
+
+/**
+ * With the policy, agent A's tool declares no deadline and shadows a global tool that does: a
+ * registry that takes the deadline from the global layer by name aborts A's body.
+ */
+async function shadowingToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): Promise<void> {
+  if (!ctx.adapter.profiles.includes('scopes') || !ctx.adapter.profiles.includes('timeout')) return
+  const registry = await ctx.registry({ timeoutPolicy: true })
+  const agent = registry.agent('A')
+  let aborted = false
+  let shadowedRan = false
+  const overrun = async (_args: unknown, exec: { signal: AbortSignal }) => {
+    await sleep(c.timeoutMs + c.overrunMs)
+    aborted = exec.signal.aborted
+    return { finished: true }
+  }
+  registry.register(liveTool('slow', { timeoutMs: c.timeoutMs, execute: (async () => ((shadowedRan = true), { shadowed: true })) as never }))
+  registry.register(liveTool('slow', { execute: overrun as never }), { agent })
+  const result = await registry.execute(input('slow', {}, { agent }))
+  // The shadowed tool ran in the agent's tool's place: SCP-1's fault, judged there.
+  if (shadowedRan) return
+  if (result.isError) ctx.fail(`agent A's tool, declaring no timeoutMs, ended as an error (${codeOf(registry, result)}) beside a global one with a deadline`)
+  if (aborted) ctx.fail('the body of agent A\'s tool, declaring no timeoutMs, saw its signal abort (the deadline of the global tool it shadows)')
+}
 
 export default [
   custom(
@@ -14,15 +45,20 @@ export default [
       timeoutMs: fc.integer({ min: 1, max: 4 }),
       overrunMs: fc.integer({ min: 5, max: 15 }),
       withPolicy: fc.boolean(),
-    }),
-    (c) => [
+    }).chain(nowAndThen((c): DeadlineCase => ({ ...c, shadowing: true }), 3)),
+    (c: DeadlineCase) => [
       c.withPolicy
         ? `tool slow, without timeoutMs: its body takes ${c.timeoutMs + c.overrunMs} ms`
         : `tool slow, timeoutMs ${c.timeoutMs}: its body takes ${c.timeoutMs + c.overrunMs} ms`,
       c.withPolicy ? 'the registry has the timeout policy (when the adapter offers it)' : 'the registry has no timeout policy',
       'one call to slow',
+      ...(c.shadowing ? [
+        'then, where the adapter has scopes and the policy, in a registry of its own with the policy: a global tool slow ' +
+          `with timeoutMs ${c.timeoutMs}, agent A's own slow without timeoutMs whose body takes ${c.timeoutMs + c.overrunMs} ms, one call to slow as agent A`,
+      ] : []),
     ],
     async (ctx, c) => {
+      if (c.shadowing) await shadowingToolHasNoDeadline(ctx, c)
       const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
       const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
       let bodySignal: AbortSignal | undefined
@@ -47,15 +83,18 @@ export default [
       lingerMs: fc.integer({ min: 0, max: 5 }),
       throws: fc.boolean(),
       delegating: fc.boolean(),
-    }),
-    (c) => [
+    }).chain(nowAndThen((c): TimedOutCase => ({ ...c, sharedSignal: true }), 3)),
+    (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
       `tool fast, timeoutMs ${c.timeoutMs}: its body returns at once`,
       `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; ` +
         'one call to slow, then one to fast, then slow again, whose body now returns at once',
+      ...(c.sharedSignal ? ['the three calls carry one caller signal, never aborted'] : []),
     ],
     async (ctx, c) => {
+      // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
+      const caller = c.sharedSignal ? { signal: new AbortController().signal } : {}
       const registry = await ctx.registry({ timeoutPolicy: true })
       // A wrapper that only delegates hands on the signal of its level: the policy's, wherever it sits.
       if (c.delegating) registry.onExecute((_exec, next) => next())
@@ -81,16 +120,16 @@ export default [
         }) as never,
       }))
       registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
-      const result = await registry.execute(input('slow'))
+      const result = await registry.execute(input('slow', {}, caller))
       if (!bodySettled) ctx.fail('execute settled before the body did')
       if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
       if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(
         `the outcome is ${result.isError ? codeOf(registry, result) : 'a success'}, expected TOOL_TIMEOUT`,
       )
-      const fast = await registry.execute(input('fast'))
+      const fast = await registry.execute(input('fast', {}, caller))
       if (fast.isError) ctx.fail('a body finishing at once was timed out')
       // Each call has a deadline of its own: one that passed for an earlier call of the tool is not this one's.
-      const again = await registry.execute(input('slow'))
+      const again = await registry.execute(input('slow', {}, caller))
       if (again.isError) ctx.fail('a second call of the tool that timed out, returning at once, was timed out too')
     },
     'timeout', 12, 1000,

@@ -1,0 +1,28 @@
+/**
+ * GRD-2 within one registry: "no listener, order or later registration turns a guard denial into
+ * an execution." A call runs past a guard that passes; a denial is then registered (a guard, or a
+ * listener that only denies), and the identical call made again must not execute. A registry that
+ * remembers a call's earlier pass never asks the denial it was given since.
+ */
+import { input, type CustomContext } from '../harness/property/custom-property.js'
+import { liveTool } from '../harness/property/sample-tools.js'
+
+export const laterDenialStory = (addGuard: boolean): string =>
+  `and in a registry of its own: tool target behind a guard that passes, one call to target, ${
+    addGuard ? 'a guard that returns "no"' : 'a pre-execute listener that denies (where the adapter has that seam)'} registered, the same call again`
+
+export async function deniedWhenRegisteredLater(ctx: CustomContext, addGuard: boolean): Promise<void> {
+  // A library without the pre-execute seam has no listener to add (the scenario check cuts it too).
+  if (!addGuard && ctx.adapter.seams !== undefined && !ctx.adapter.seams.includes('pre-execute')) return
+  const registry = await ctx.registry()
+  let bodies = 0
+  registry.register(liveTool('target', { execute: async () => (bodies++, { ok: true }) }))
+  registry.guard(() => undefined)
+  const call = (n: number) => registry.execute(input('target', { path: 'p' }, { callId: `x-target-${n}` }))
+  await call(1)
+  if (bodies !== 1) return
+  if (addGuard) registry.guard(() => 'no')
+  else registry.onPreExecute(async () => ({ kind: 'deny', reason: 'no' }))
+  await call(2)
+  if (bodies > 1) ctx.fail(`a ${addGuard ? 'guard' : 'deny-only listener'} registered after the first call let the identical second call execute`)
+}

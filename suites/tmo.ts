@@ -8,8 +8,10 @@ import { abortOf, sleep } from './real-time.js'
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
 const DELIVERY_GRACE_MS = 2_000
 
-/** A case of TMO-2; in a third of them the calls share one caller signal. */
-interface TimedOutCase { timeoutMs: number; cooperative: boolean; lingerMs: number; throws: boolean; delegating: boolean; sharedSignal?: true }
+/** A case of TMO-2; in a third of them the calls share one caller signal, and in a third a wrapper replaces the signal. */
+interface TimedOutCase {
+  timeoutMs: number; cooperative: boolean; lingerMs: number; throws: boolean; delegating: boolean; sharedSignal?: true; replacing?: true
+}
 
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too. */
 interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true }
@@ -83,7 +85,8 @@ export default [
       lingerMs: fc.integer({ min: 0, max: 5 }),
       throws: fc.boolean(),
       delegating: fc.boolean(),
-    }).chain(nowAndThen((c): TimedOutCase => ({ ...c, sharedSignal: true }), 3)),
+    }).chain(nowAndThen((c): TimedOutCase => ({ ...c, sharedSignal: true }), 3))
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, replacing: true }), 3)),
     (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
@@ -91,6 +94,7 @@ export default [
       `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; ` +
         'one call to slow, then one to fast, then slow again, whose body now returns at once',
       ...(c.sharedSignal ? ['the three calls carry one caller signal, never aborted'] : []),
+      ...(c.replacing ? ['a wrapper, registered last, hands next() a signal of its own'] : []),
     ],
     async (ctx, c) => {
       // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
@@ -98,6 +102,8 @@ export default [
       const registry = await ctx.registry({ timeoutPolicy: true })
       // A wrapper that only delegates hands on the signal of its level: the policy's, wherever it sits.
       if (c.delegating) registry.onExecute((_exec, next) => next())
+      // A signal replaced below the policy's still carries the deadline: the registry fuses each replacement with the signal it replaces.
+      if (c.replacing) registry.onExecute((_exec, next) => next({ signal: new AbortController().signal }))
       let bodySettled = false
       let sawAbort = false
       let slowCalls = 0

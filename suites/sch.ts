@@ -42,6 +42,16 @@ const scopedToolCases = fc.uniqueArray(
 )
 type Agent = 'A' | 'B' | undefined
 
+/**
+ * A case of SCH-1: the tools; in a quarter of the cases a global tool is registered once every
+ * listing was read, and each listing is read again (a listing kept per scope goes stale). Drawn last.
+ */
+interface ListingCase { cases: ToolCase[]; registeredLater?: true }
+const listedThenRegistered = scopedToolCases
+  .map((cases): ListingCase => ({ cases }))
+  .chain(nowAndThen((c): ListingCase => ({ ...c, registeredLater: true })))
+const LATE = 'registered_late'
+
 /** Parameters with an own key named __proto__: lossless JSON that a copy made by assignment loses. */
 const protoKeyed: ValueDesc = { type: 'object', properties: { ['__proto__']: { type: 'string' }, b: { type: 'integer' } } }
 /** In a quarter of SCH-2's cases the first tool's parameters hold an own __proto__ key: drawn last. */
@@ -121,12 +131,13 @@ export default [
   custom(
     'SCH-1',
     'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later',
-    scopedToolCases,
-    (cases) => [
+    listedThenRegistered,
+    ({ cases, registeredLater }) => [
       ...toolsStory(cases),
       'each definition gains a field lateField after registration; schemas() is read, and with the scopes profile schemas({ agent }) for A and for B',
+      ...(registeredLater ? [`then a global tool ${LATE} is registered, and each listing is read again`] : []),
     ],
-    async (ctx, all) => {
+    async (ctx, { cases: all, registeredLater }) => {
       const scopes = ctx.adapter.profiles.includes('scopes')
       const cases = layered(all, scopes)
       const registry = await ctx.registry()
@@ -145,6 +156,12 @@ export default [
           const { name } = entry as { name?: unknown }
           if (!visible.has(String(name))) ctx.fail(`${whose} listed ${text(name)}, which is not visible there`)
         }
+      }
+      if (!registeredLater || cases.some((c) => c.name === LATE)) return
+      registry.register(liveTool(LATE))
+      for (const { whose, read } of listings(registry, scopes)) {
+        const names = read().map((entry) => (entry as { name?: unknown }).name)
+        if (!names.includes(LATE)) ctx.fail(`${whose}, read again after ${LATE} was registered globally, does not list it`)
       }
     },
   ),

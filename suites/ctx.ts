@@ -4,6 +4,7 @@ import {
   bodyStep,
   contextDesc,
   nowAndThen,
+  nowAndThenWith,
   withPostForAgentB,
   postListener,
   quiet,
@@ -106,6 +107,22 @@ function postAddsContext(s: Scenario): Scenario {
   return withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', additionalContexts: [fromPost] } }, deferrer)
 }
 
+/**
+ * In a quarter of CTX-2's scenario cases two more calls share one callId, one after the other: the
+ * first to a tool whose body concludes and then throws, the second to a tool that succeeds without
+ * concluding. A conclusion kept by callId would mark the second. Drawn last.
+ */
+function concludedThenFailed(s: Scenario, model: ToolSpec): Scenario {
+  if (s.tools.some((t) => t.name === 'concluder' || t.name === 'after')) return s
+  const { attack: _attack, scope: _scope, ...plain } = model
+  const steps = plain.body.steps.filter((step) => step.kind !== 'conclude' && step.kind !== 'conclude-later')
+  const concluder: ToolSpec = { ...plain, name: 'concluder', body: { steps: [{ kind: 'conclude' }], outcome: { kind: 'throw', thrown: { $: 'error' } } } }
+  const after: ToolSpec = { ...plain, name: 'after', body: { ...plain.body, steps } }
+  const { concurrent: _concurrent, ...sequential } = s
+  const calls = [...s.calls, { tool: 'concluder', args: {} }, { tool: 'after', args: {}, sameCallIdAs: s.calls.length }]
+  return { ...sequential, tools: [...s.tools, concluder, after], calls }
+}
+
 export default [
   judged(
     'CTX-1',
@@ -130,7 +147,7 @@ export default [
           // A listener that delegates is where a conclusion made after the body returned would land.
           post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
           calls: { max: 2 },
-        }).chain(nowAndThen(valueReplaced)),
+        }).chain(nowAndThen(valueReplaced)).chain(nowAndThenWith(succeedingTool(), concludedThenFailed)),
       },
       {
         weight: 1,

@@ -11,6 +11,7 @@ import {
   scenario,
   succeedingTool,
   tool,
+  toolOfItsOwn,
   type DecisionSpec,
   type PostSpec,
   type Scenario,
@@ -61,9 +62,8 @@ const leavesBodyRunning = (s: { wrappers: WrapperSpec[] }) => s.wrappers.some((w
 function throwingAbortError(s: Scenario): Scenario {
   const model = s.tools[0]
   if (!model || s.tools.some((t) => t.name === 'aborting')) return s
-  const { attack: _attack, scope: _scope, ...plain } = model
   const thrown: ValueDesc = { $: 'error', name: 'AbortError' }
-  const aborting: ToolSpec = { ...plain, name: 'aborting', body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown } } }
+  const aborting = toolOfItsOwn(model, 'aborting', { body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown } } })
   return { ...s, tools: [...s.tools, aborting], calls: [...s.calls, { tool: 'aborting', args: {}, abortAsBodySettles: true }] }
 }
 

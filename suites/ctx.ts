@@ -11,6 +11,7 @@ import {
   scenario,
   succeedingTool,
   tool,
+  toolOfItsOwn,
   validOutput,
   withNested,
   type BodyStep,
@@ -102,8 +103,7 @@ const fromBody: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'fro
 function postAddsContext(s: Scenario): Scenario {
   const model = s.tools[0]
   if (!model) return s
-  const { attack: _attack, scope: _scope, ...plain } = model
-  const deferrer: ToolSpec = { ...plain, name: 'deferrer', body: { steps: [{ kind: 'defer', context: fromBody }], outcome: model.body.outcome } }
+  const deferrer = toolOfItsOwn(model, 'deferrer', { body: { steps: [{ kind: 'defer', context: fromBody }], outcome: model.body.outcome } })
   return withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', additionalContexts: [fromPost] } }, deferrer)
 }
 
@@ -114,10 +114,9 @@ function postAddsContext(s: Scenario): Scenario {
  */
 function concludedThenFailed(s: Scenario, model: ToolSpec): Scenario {
   if (s.tools.some((t) => t.name === 'concluder' || t.name === 'after')) return s
-  const { attack: _attack, scope: _scope, ...plain } = model
-  const steps = plain.body.steps.filter((step) => step.kind !== 'conclude' && step.kind !== 'conclude-later')
-  const concluder: ToolSpec = { ...plain, name: 'concluder', body: { steps: [{ kind: 'conclude' }], outcome: { kind: 'throw', thrown: { $: 'error' } } } }
-  const after: ToolSpec = { ...plain, name: 'after', body: { ...plain.body, steps } }
+  const steps = model.body.steps.filter((step) => step.kind !== 'conclude' && step.kind !== 'conclude-later')
+  const concluder = toolOfItsOwn(model, 'concluder', { body: { steps: [{ kind: 'conclude' }], outcome: { kind: 'throw', thrown: { $: 'error' } } } })
+  const after = toolOfItsOwn(model, 'after', { body: { ...model.body, steps } })
   const { concurrent: _concurrent, ...sequential } = s
   const calls = [...s.calls, { tool: 'concluder', args: {} }, { tool: 'after', args: {}, sameCallIdAs: s.calls.length }]
   return { ...sequential, tools: [...s.tools, concluder, after], calls }

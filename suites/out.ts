@@ -11,6 +11,7 @@ import {
   scenario,
   timing,
   tool,
+  toolOfItsOwn,
   withNested,
   type DecisionSpec,
   type ProjectionSpec,
@@ -175,15 +176,13 @@ const notPlain: fc.Arbitrary<ValueDesc> = fc
 function withNotPlainMeta(s: Scenario, meta: ValueDesc): Scenario {
   const model = s.tools[0]
   if (!model) return s
-  const { finalize: _finalize, attack: _attack, scope: _scope, ...plain } = model
-  const metered: ToolSpec = {
-    ...plain,
-    name: 'metered',
+  const { finalize: _finalize, ...unfinalized } = model
+  const metered = toolOfItsOwn(unfinalized, 'metered', {
     outputSchema: ANY_SCHEMA,
     body: { steps: [], outcome: { kind: 'return', value: 1 } },
     render: { kind: 'returns', value: [{ type: 'text', text: 'x' }] },
     meta: { kind: 'returns', value: meta },
-  }
+  })
   return { ...s, tools: [...s.tools, metered], calls: [...s.calls, { tool: 'metered', args: {} }] }
 }
 

@@ -231,3 +231,12 @@ export const withNested = (leaf: fc.Arbitrary<ToolSpec>, outer: fc.Arbitrary<Too
 export const smugglingFinalizer: fc.Arbitrary<ToolSpec> = fc
   .tuple(succeedingTool(), unserialisable)
   .map(([t, bad]): ToolSpec => ({ ...t, finalize: { kind: 'returns', value: [{ type: 'text', text: 'x', bad }] } }))
+
+/**
+ * A tool of a case's own, added by a reach drawn last: `model` (a tool the case drew) under another
+ * name, global, without hostile writes, with `changes` on top.
+ */
+export function toolOfItsOwn(model: ToolSpec, name: string, changes: Partial<ToolSpec>): ToolSpec {
+  const { attack: _attack, scope: _scope, ...plain } = model
+  return { ...plain, name, ...changes }
+}

@@ -38,6 +38,7 @@ export {
   thrown,
   tool,
   toolName,
+  toolOfItsOwn,
   withNested,
 } from '../arbitraries/tools.js'
 export { contentDesc, contextDesc, jsonValue, poisoned, unserialisable } from '../arbitraries/values.js'

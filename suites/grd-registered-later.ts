@@ -6,6 +6,7 @@
  */
 import { input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import { seamsOf } from '../harness/property/vocabulary.js'
 
 export const laterDenialStory = (addGuard: boolean): string =>
   `and in a registry of its own: tool target behind a guard that passes, one call to target, ${
@@ -13,7 +14,7 @@ export const laterDenialStory = (addGuard: boolean): string =>
 
 export async function deniedWhenRegisteredLater(ctx: CustomContext, addGuard: boolean): Promise<void> {
   // A library without the pre-execute seam has no listener to add (the scenario check cuts it too).
-  if (!addGuard && ctx.adapter.seams !== undefined && !ctx.adapter.seams.includes('pre-execute')) return
+  if (!addGuard && !seamsOf(ctx.adapter).has('pre-execute')) return
   const registry = await ctx.registry()
   let bodies = 0
   registry.register(liveTool('target', { execute: async () => (bodies++, { ok: true }) }))

@@ -48,6 +48,7 @@ export { losslessText, readOnce } from '../safe/safe-read.js'
 export { times, valueWords } from '../safe/value-text.js'
 export { isDeepFrozen, safeJson } from '../scenario/inspect.js'
 export { runScenario } from '../scenario/interpret.js'
+export { seamsOf } from '../seams.js'
 export { scenarioStory } from '../scenario/story.js'
 export type { Trace } from '../scenario/trace.js'
 export type {

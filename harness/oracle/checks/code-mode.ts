@@ -32,7 +32,7 @@ export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec:
     const expected = predictBranch(scenario, trace, index, nestedId, call)
     const found: Finding[] = []
     judgeCall(scenario, trace, expected, record, nestedId, found, call)
-    out.push(...(policyBypassed(trace, expected, nestedId) ? found.map(asCode2) : found))
+    out.push(...(policyBypassed(trace, expected, nestedId) ? found.map((x) => refiled(x, 'CODE-2')) : found))
   })
 }
 
@@ -47,7 +47,8 @@ function policyBypassed(trace: Trace, e: Expected, callId: string): boolean {
   return due && !met
 }
 
-const asCode2 = (x: Finding): Finding => ({ ...x, clause: 'CODE-2', check: x.check.replace(/^[A-Z]+-\d+:/, 'CODE-2:') })
+/** The finding filed under `clause`, its check named for it. */
+const refiled = (x: Finding, clause: string): Finding => ({ ...x, clause, check: x.check.replace(/^[A-Z]+-\d+:/, `${clause}:`) })
 
 /**
  * CODE-5's "treated as absent" means "ends like the same call with no parent". When a parent-less
@@ -61,8 +62,7 @@ export function absentPathBroken(scenario: Scenario, out: Finding[]): void {
   if (!broken) return
   for (const x of out) {
     if (x.clause !== 'CODE-5' || x.call === undefined || !scenario.calls[Number(x.call.slice(1))]?.fakeParent) continue
-    x.clause = 'CODE-1'
-    x.check = x.check.replace(/^CODE-5:/, 'CODE-1:')
+    Object.assign(x, refiled(x, 'CODE-1'))
   }
 }
 

@@ -5,6 +5,7 @@ import {
   contentDesc,
   isContent,
   nowAndThen,
+  nowAndThenWith,
   poisoned,
   preListener,
   quiet,
@@ -67,6 +68,16 @@ function throwingAbortError(s: Scenario): Scenario {
   return { ...s, tools: [...s.tools, aborting], calls: [...s.calls, { tool: 'aborting', args: {}, abortAsBodySettles: true }] }
 }
 
+/**
+ * In half of CAN-1's and CAN-2's cases every abort gives a reason of the caller's own, a falsy one
+ * (null, 0, '', false) two times in three: cancellation is whether the signal aborted, whatever its
+ * reason. Drawn last, so the rest of a case is what it was before.
+ */
+const callerReason = fc.constantFrom<ValueDesc>(null, 0, '', false, 'stopped by the user', 'stopped')
+const withAbortReason = (every: number) => nowAndThenWith(callerReason, (s: Scenario, abortReason: ValueDesc): Scenario => (
+  { ...s, calls: s.calls.map((c) => ({ ...c, abortReason })) }
+), every)
+
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
 ))
@@ -124,11 +135,11 @@ export default [
     'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
     scenario({
       calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
-    }),
+    }).chain(withAbortReason(2)),
   ),
   judged(
     'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
-    scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } }),
+    scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } }).chain(withAbortReason(2)),
   ),
   judged(
     'CAN-3', 'a started body is never abandoned: execute settles after it, and then a success becomes ABORTED',

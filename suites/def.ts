@@ -4,18 +4,37 @@ import {
   PARAMETER_SCHEMAS,
   buildValue,
   invalidArguments,
+  nowAndThenWith,
+  parameterCase,
   poisoned,
   scenario,
   schemaArbitrary,
   tool,
   toolName,
   valueWords,
+  type Scenario,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
+
+/**
+ * In half of DEF-5's cases the tool declares richer parameters (overlapping oneOf branches, enums,
+ * nested required keys) and a classifier answering true, no hook stands in the way, and each call
+ * carries arguments drawn for those parameters, mostly ones a loose or coercing validator lets by.
+ * Drawn last, so the rest of a case is what it was before.
+ */
+const withRicherParameters = nowAndThenWith(parameterCase(2), (s: Scenario, c: { parameters: ValueDesc; args: ValueDesc[] }): Scenario => ({
+  ...s,
+  tools: s.tools.map((t) => ({ ...t, parameters: c.parameters, classifier: { kind: 'returns', value: true } })),
+  pre: [],
+  guards: [],
+  wrappers: [],
+  post: [],
+  calls: s.calls.map((call, i) => ({ ...call, args: c.args[i] ?? call.args })),
+}), 2)
 
 type Flaw =
   | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'
@@ -209,7 +228,7 @@ export default [
           ),
         ),
       },
-    })),
+    })).chain(withRicherParameters),
     'define',
   ),
 ]

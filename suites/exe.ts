@@ -31,6 +31,14 @@ const scopedFirst = (s: Scenario): Scenario => ({
   wrappers: [...s.wrappers.map((w, i) => (i === 0 ? { ...w, scope: 'A' as const } : w)), { timing: 'sync', action: { kind: 'pass' } }],
   calls: s.calls.map((c) => ({ ...c, agent: 'A' as const })),
 })
+/**
+ * In a third of EXE-4's cases the first made-up result is deep-frozen, as next()'s own results may
+ * be: being frozen says nothing of where a result came from (drawn last, as scopedFirst is).
+ */
+const frozenMadeUp = (s: Scenario): Scenario => {
+  const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
+  return { ...s, wrappers: s.wrappers.map((w, i) => (i === first ? { ...w, action: { ...w.action, frozen: true } as WrapperSpec['action'] } : w)) }
+}
 const waitingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }
 ))
@@ -121,6 +129,6 @@ export default [
       // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
       tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
       wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
-    }),
+    }).chain(nowAndThen(frozenMadeUp, 3)),
   ),
 ]

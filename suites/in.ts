@@ -1,10 +1,12 @@
 /** IN: materializing the call. */
 import fc from 'fast-check'
 import {
+  ANY_SCHEMA,
   approval,
   callArguments,
   defaults,
   guard,
+  isPlainDesc,
   jsonValue,
   nowAndThen,
   nowAndThenWith,
@@ -149,6 +151,31 @@ const withoutArguments = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map(
 const withSignalReplaced = (s: Scenario, t: Timing): Scenario =>
   ({ ...s, wrappers: [{ timing: t, action: { kind: 'replace-signal' } }, ...s.wrappers] })
 
+/**
+ * In half of IN-1's scenario cases the caller changes its arguments object once execute is called, in
+ * two of three after freezing its top level (the first call's arguments then also hold a nested object):
+ * the body and the projections see the snapshot taken at entry, never the caller's object. Drawn last.
+ */
+const callerChanges = fc.constantFrom<NonNullable<CallSpec['callerChangesArgs']>>('live', 'shallow-frozen', 'shallow-frozen')
+/** The arguments with a nested object beside their own keys (a fresh object when they are not one). */
+const withNestedObject = (args: ValueDesc): ValueDesc => {
+  const own: { [k: string]: ValueDesc } = isPlainDesc(args) ? args : { path: 'p' }
+  return { ...own, opts: { depth: 1 } }
+}
+const withCallerChanges = (s: Scenario, how: NonNullable<CallSpec['callerChangesArgs']>): Scenario => {
+  const first = s.calls[0]?.tool
+  const succeeding = { steps: [], outcome: { kind: 'return', value: 1 } } satisfies ToolSpec['body']
+  return {
+    ...s,
+    // No listener or wrapper that might end the call, and the first call's tool succeeds: its body and its
+    // projections are where the arguments are compared.
+    pre: [],
+    wrappers: s.wrappers.filter((w) => w.action.kind === 'pass' || w.action.kind === 'replace-signal'),
+    tools: s.tools.map((t) => (t.name === first ? { ...t, body: succeeding, outputSchema: ANY_SCHEMA } : t)),
+    calls: s.calls.map((c, i) => ({ ...c, callerChangesArgs: how, ...(i === 0 ? { args: withNestedObject(c.args) } : {}) })),
+  }
+}
+
 export default [
   withDirect(judged(
     'IN-1', 'every stage and the body see one frozen snapshot of the arguments, and no stage can change what runs',
@@ -157,7 +184,7 @@ export default [
       pre: tampering,
       wrappers: fc.array(wrapper, { maxLength: 2 }),
       calls: { max: 2, args: fc.oneof(callArguments, protoKeyedArguments) },
-    }),
+    }).chain(nowAndThenWith(callerChanges, withCallerChanges, 2)),
   ), sameExecution, { scenario: 3, direct: 2 }),
 
   judged(

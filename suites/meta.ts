@@ -6,6 +6,7 @@ import {
   contextDesc,
   defaults,
   madeUpNonLosslessMeta,
+  nowAndThenWith,
   poisoned,
   postListener,
   quiet,
@@ -13,8 +14,10 @@ import {
   smugglingFinalizer,
   succeedingTool,
   tool,
+  toolOfItsOwn,
   unserialisable,
   type DecisionSpec,
+  type Scenario,
   type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
@@ -69,6 +72,27 @@ const lossyReturning: fc.Arbitrary<ToolSpec> = fc.tuple(succeedingTool(), poison
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value } } }
 ))
 
+/**
+ * In a quarter of META-1's cases one more call meets a tool of its own whose finalizer (one time in
+ * two), render or deferred context holds a sparse array of valid blocks, and nothing else is wrong
+ * with it: only a check of the array itself, not of each block, refuses the hole. Drawn last.
+ */
+const holeyBlocks: ValueDesc = { $: 'sparse', of: { type: 'text', text: 'block' } }
+type HoleChannel = 'finalize' | 'render' | 'context'
+const holeChannel = fc.constantFrom<HoleChannel>('finalize', 'finalize', 'render', 'context')
+function withHoleyContent(s: Scenario, channel: HoleChannel): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === 'holey')) return s
+  const clean = { outputSchema: ANY_SCHEMA, parameters: ANY_SCHEMA, render: { kind: 'json-text' } } satisfies Partial<ToolSpec>
+  const { meta: _meta, finalize: _finalize, ...plain } = toolOfItsOwn(model, 'holey', clean)
+  const returning = { steps: [], outcome: { kind: 'return', value: 1 } } satisfies ToolSpec['body']
+  const holey: ToolSpec =
+    channel === 'finalize' ? { ...plain, body: returning, finalize: { kind: 'returns', value: holeyBlocks } }
+    : channel === 'render' ? { ...plain, body: returning, render: { kind: 'returns', value: holeyBlocks } }
+    : { ...plain, body: { ...returning, steps: [{ kind: 'defer', context: { role: 'user', content: holeyBlocks } }] } }
+  return { ...s, tools: [...s.tools, holey], calls: [...s.calls, { tool: 'holey', args: {} }] }
+}
+
 export default [
   judged(
     'META-1',
@@ -78,7 +102,7 @@ export default [
       ...quiet,
       tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
       post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
-    }),
+    }).chain(nowAndThenWith(holeChannel, withHoleyContent)),
   ),
   judged(
     'META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome',

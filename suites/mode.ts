@@ -66,6 +66,20 @@ function withBoxedTrue(s: Scenario): Scenario {
   return { ...s, tools: s.tools.map((t) => (t.name === name ? { ...t, classifier: boxed } : t)) }
 }
 
+/**
+ * In a quarter of the cases the registry runs in Code Mode and the first tool, global, answers exactly
+ * true: every direct call to it is hidden, so exclusive whatever its classifier says. Drawn last.
+ */
+function hiddenButSafe(s: Scenario): Scenario {
+  const first = s.tools[0]
+  if (!first) return s
+  const safe: ToolSpec = { ...first, classifier: { kind: 'returns', value: true } }
+  delete safe.scope
+  delete safe.define
+  const tools = [safe, ...s.tools.slice(1).filter((t) => t.name !== first.name)]
+  return { ...s, config: { ...s.config, mode: 'code' }, tools, calls: [...s.calls, { tool: first.name, args: {} }] }
+}
+
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
   maxParallel: number
@@ -111,7 +125,7 @@ export default [
       (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
-    ).chain(nowAndThen(withBoxedTrue)),
+    ).chain(nowAndThen(withBoxedTrue)).chain(nowAndThen(hiddenButSafe)),
   ),
 
   custom(

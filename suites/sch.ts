@@ -13,7 +13,7 @@ import {
   type ExtraField,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
-import { custom } from '../harness/property/custom-property.js'
+import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest, ToolDefinition } from '../harness/contract/adapter.js'
 
@@ -46,10 +46,23 @@ type Agent = 'A' | 'B' | undefined
  * A case of SCH-1: the tools; in a quarter of the cases a global tool is registered once every
  * listing was read, and each listing is read again (a listing kept per scope goes stale). Drawn last.
  */
-interface ListingCase { cases: ToolCase[]; registeredLater?: true }
+interface ListingCase { cases: ToolCase[]; registeredLater?: true; shadowDisposed?: true }
+/**
+ * In a quarter of the cases the first tool is global and agent A has a tool of the same name; once
+ * every listing was read the global one is disposed and each listing read again: A still lists its
+ * own, nobody else lists the name (a set of shadowed names kept past a disposal goes stale). Drawn last.
+ */
+function withShadowDisposed(c: ListingCase): ListingCase {
+  const [first, ...rest] = c.cases
+  if (!first) return c
+  const { scope: _scope, ...global } = first
+  const others = rest.filter((t) => t.name !== first.name)
+  return { ...c, cases: [global, { ...global, scope: 'A' }, ...others], shadowDisposed: true }
+}
 const listedThenRegistered = scopedToolCases
   .map((cases): ListingCase => ({ cases }))
   .chain(nowAndThen((c): ListingCase => ({ ...c, registeredLater: true })))
+  .chain(nowAndThen(withShadowDisposed))
 const LATE = 'registered_late'
 
 /** Parameters with an own key named __proto__: lossless JSON that a copy made by assignment loses. */
@@ -91,11 +104,11 @@ function definition(c: ToolCase): ToolDefinition {
   return def as unknown as ToolDefinition
 }
 
-function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): ToolDefinition[] {
+function registerAll(registry: RegistryUnderTest, cases: ToolCase[]): { def: ToolDefinition; dispose: () => void }[] {
   return cases.map((c) => {
     const def = definition(c)
-    registry.register(def, c.scope === undefined ? undefined : { agent: registry.agent(c.scope) })
-    return def
+    const dispose = registry.register(def, c.scope === undefined ? undefined : { agent: registry.agent(c.scope) })
+    return { def, dispose }
   })
 }
 
@@ -124,6 +137,21 @@ function listings(registry: RegistryUnderTest, scopes: boolean) {
   }))
 }
 
+/** The first (global) tool disposed: each listing names exactly the tools still visible there. */
+function listedAfterDisposal(
+  ctx: { fail(detail: string): void }, registry: RegistryUnderTest, scopes: boolean, cases: ToolCase[], dispose: () => void,
+) {
+  dispose()
+  const disposed = cases[0]!.name
+  for (const { agent, whose, read } of listings(registry, scopes)) {
+    const names = read().map((entry) => String((entry as { name?: unknown }).name)).sort()
+    const expected = [...visibleTo(cases.slice(1), agent)].sort()
+    if (text(names) !== text(expected)) {
+      ctx.fail(`${whose}, read again after the global ${disposed} was disposed, lists ${text(names)}, expected ${text(expected)}`)
+    }
+  }
+}
+
 /** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */
 const text = (value: unknown) => safeJson(value)
 
@@ -132,17 +160,18 @@ export default [
     'SCH-1',
     'schemas() holds, per visible tool, exactly the keys name, description and parameters — never host fields or unknown extras, present or added later',
     listedThenRegistered,
-    ({ cases, registeredLater }) => [
+    ({ cases, registeredLater, shadowDisposed }) => [
       ...toolsStory(cases),
       'each definition gains a field lateField after registration; schemas() is read, and with the scopes profile schemas({ agent }) for A and for B',
       ...(registeredLater ? [`then a global tool ${LATE} is registered, and each listing is read again`] : []),
+      ...(shadowDisposed ? [`then the global ${cases[0]!.name} is disposed, and each listing is read again`] : []),
     ],
-    async (ctx, { cases: all, registeredLater }) => {
+    async (ctx, { cases: all, registeredLater, shadowDisposed }) => {
       const scopes = ctx.adapter.profiles.includes('scopes')
       const cases = layered(all, scopes)
       const registry = await ctx.registry()
-      const defs = registerAll(registry, cases)
-      for (const def of defs) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
+      const registered = registerAll(registry, cases)
+      for (const { def } of registered) (def as unknown as Record<string, unknown>).lateField = 'added after registration'
       for (const { agent, whose, read } of listings(registry, scopes)) {
         const listed = read()
         const visible = visibleTo(cases, agent)
@@ -157,6 +186,7 @@ export default [
           if (!visible.has(String(name))) ctx.fail(`${whose} listed ${text(name)}, which is not visible there`)
         }
       }
+      if (shadowDisposed) listedAfterDisposal(ctx, registry, scopes, cases, registered[0]!.dispose)
       if (!registeredLater || cases.some((c) => c.name === LATE)) return
       registry.register(liveTool(LATE))
       for (const { whose, read } of listings(registry, scopes)) {
@@ -210,7 +240,11 @@ export default [
   custom(
     'SCH-3', 'the projection is deterministic: same registrations, same order, deep-equal output',
     toolCases,
-    (cases) => [...toolsStory(cases), 'the same tools registered on two registries; schemas() read twice on the first, once on the second'],
+    (cases) => [
+      ...toolsStory(cases),
+      'the same tools registered on two registries; schemas() read twice on the first, once on the second',
+      'then each tool of the first, last registered first, is classified and called, and schemas() read again',
+    ],
     async (ctx, cases) => {
       const first = await ctx.registry()
       const second = await ctx.registry()
@@ -219,6 +253,12 @@ export default [
       const a = text(first.schemas())
       if (a !== text(first.schemas())) ctx.fail('two calls to schemas() on one registry differ')
       if (a !== text(second.schemas())) ctx.fail('two registries with the same registrations project differently')
+      // Using the tools registers nothing: a table that reorders on lookup reorders the listing.
+      for (const c of [...cases].reverse()) {
+        first.executionMode(input(c.name))
+        await first.execute(input(c.name))
+      }
+      if (a !== text(first.schemas())) ctx.fail('schemas() differs once the tools were classified and called')
     },
   ),
 ]

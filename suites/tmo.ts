@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { nowAndThen } from '../harness/property/vocabulary.js'
+import type { ToolExecutionResult } from '../harness/contract/spec.js'
 import { abortOf, sleep } from './real-time.js'
 
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
@@ -11,6 +12,8 @@ const DELIVERY_GRACE_MS = 2_000
 /** A case of TMO-2; in a third of them the calls share one caller signal, and in a third a wrapper replaces the signal. */
 interface TimedOutCase {
   timeoutMs: number; cooperative: boolean; lingerMs: number; throws: boolean; delegating: boolean; sharedSignal?: true; replacing?: true
+  /** The first call to slow is a nested one, dispatched by a body of its own (where the adapter has the code profile). */
+  nested?: true
 }
 
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too. */
@@ -86,7 +89,8 @@ export default [
       throws: fc.boolean(),
       delegating: fc.boolean(),
     }).chain(nowAndThen((c): TimedOutCase => ({ ...c, sharedSignal: true }), 3))
-      .chain(nowAndThen((c): TimedOutCase => ({ ...c, replacing: true }), 3)),
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, replacing: true }), 3))
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, nested: true }), 3)),
     (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
@@ -95,6 +99,7 @@ export default [
         'one call to slow, then one to fast, then slow again, whose body now returns at once',
       ...(c.sharedSignal ? ['the three calls carry one caller signal, never aborted'] : []),
       ...(c.replacing ? ['a wrapper, registered last, hands next() a signal of its own'] : []),
+      ...(c.nested ? ['where the adapter has the code profile, the first call to slow is nested: tool outer\'s body makes it, its token as parent'] : []),
     ],
     async (ctx, c) => {
       // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
@@ -126,7 +131,18 @@ export default [
         }) as never,
       }))
       registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
-      const result = await registry.execute(input('slow', {}, caller))
+      // A nested call runs the full pipeline (CODE-2): its deadline is its own tool's, as a top-level call's.
+      let nestedResult: unknown
+      registry.register(liveTool('outer', {
+        execute: (async (_args: unknown, exec: { token: unknown }) => {
+          nestedResult = await registry.execute(input('slow', {}, { ...caller, parent: exec.token as never }))
+          return { dispatched: true }
+        }) as never,
+      }))
+      const nested = c.nested === true && ctx.adapter.profiles.includes('code')
+      const result = nested
+        ? (await registry.execute(input('outer', {}, caller)), nestedResult as ToolExecutionResult)
+        : await registry.execute(input('slow', {}, caller))
       if (!bodySettled) ctx.fail('execute settled before the body did')
       if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
       if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(

@@ -32,7 +32,7 @@ beforeAll(async () => {
       '--runs',
       '20',
       '--seed',
-      '9',
+      '3',
       '--no-corpus',
       '--html',
       page,

@@ -12,7 +12,7 @@ import { reporter, type Finding } from './checks/call-view.js'
 import { absentPathBroken, in2Consistency, judgeNested } from './checks/code-mode.js'
 import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
-import { nestedTokensOfTheirOwn, tokenOfItsOwn } from './checks/immutability.js'
+import { nestedTokensOfTheirOwn, projectionsSawSnapshots, tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
 import { replacedValueRerendered } from './checks/rerendered.js'
 import { rootOnly, voidAfterTamper } from './checks/one-verdict.js'
@@ -50,6 +50,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
   })
   nestedTokensOfTheirOwn(trace, owners, out)
   absentPathBroken(scenario, out)
+  projectionsSawSnapshots(scenario, trace, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {
     reporter('presentation', out)('DEF-3', 'present-during-execution', 'the registry called presentCall/presentResult during execution')

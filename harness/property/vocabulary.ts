@@ -23,6 +23,7 @@ export {
 export { nowAndThen, nowAndThenWith } from '../arbitraries/now-and-then.js'
 export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
+export { parameterCase } from '../arbitraries/parameter-cases.js'
 export { argumentsWithProtoKey, callArguments, defaults, protoKeyedArguments, quiet, scenario } from '../arbitraries/scenario.js'
 export { schemaArbitrary } from '../arbitraries/schema-arbitrary.js'
 export {
@@ -70,3 +71,4 @@ export type {
   WrapperSpec,
 } from '../scenario/types.js'
 export { buildValue, isLosslessDesc, jsonOf } from '../scenario/values.js'
+export { isPlainDesc } from '../scenario/read-desc.js'

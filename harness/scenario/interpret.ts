@@ -12,7 +12,7 @@ import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
 import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { applyWrites } from './attack.js'
-import { buildValue } from './values.js'
+import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
 import { stageEntered } from './stage-probe.js'
 import { installToolDecisions } from './tool-decisions.js'
 import { lookalikeOf } from './lookalike-agent.js'
@@ -44,7 +44,13 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     const settled = options.scheduler ? options.scheduler.waitFor(work) : work
     const hung = await withinBudget(settled, options.budgetMs ?? 5000)
     if (run.fault) return { events: run.events, calls: run.records, adapterError: faultText(adapter, run.fault) }
-    return { events: run.events, calls: run.records, nested: run.nested, ...(hung ? { hung: { lastStage: run.lastStage() } } : {}) }
+    return {
+      events: run.events,
+      calls: run.records,
+      nested: run.nested,
+      ...(run.projected.length > 0 ? { projected: run.projected } : {}),
+      ...(hung ? { hung: { lastStage: run.lastStage() } } : {}),
+    }
   } finally {
     try {
       await registry.dispose?.()
@@ -77,6 +83,7 @@ class ScenarioRun {
   readonly records: CallRecord[] = []
   /** Nested calls a body dispatched, each named `<parent callId>/<step index>`. */
   readonly nested: CallRecord[] = []
+  readonly projected: NonNullable<Trace['projected']> = []
   private readonly tokens = new Map<unknown, number>()
   /** The harness's identity of each execution object seen, bound at first sight. */
   private readonly owners = new WeakMap<object, string>()
@@ -189,6 +196,7 @@ class ScenarioRun {
     // Two calls may share a callId (run one after another): the trace still tells them apart.
     const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
     const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    if (spec.callerChangesArgs === 'shallow-frozen') Object.freeze(input.arguments)
     this.callerSignals.set(callId, controller.signal)
     if (spec.program) {
       input.name = 'run_code'
@@ -198,7 +206,8 @@ class ScenarioRun {
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
     const abort = (marks: { asBodySettled?: true } = {}) => {
       this.events.push({ ev: 'abort', call: callId, ...marks })
-      controller.abort()
+      if (spec.abortReason === undefined) controller.abort()
+      else controller.abort(buildValue(spec.abortReason))
     }
     const handed = malformedInput(spec.malformed, input)
     try {
@@ -213,7 +222,9 @@ class ScenarioRun {
     if (spec.abortWhilePostRuns) this.abortsWhilePostRuns.set(callId, () => controller.signal.aborted || abort())
     this.inFlight.set(handedId, callId)
     try {
-      const result = await registry.execute(handed as ToolExecutionInput)
+      const pending = registry.execute(handed as ToolExecutionInput)
+      if (spec.callerChangesArgs) changeEveryUnfrozen(input.arguments)
+      const result = await pending
       record.result = result
       record.resultJson = safeJson(result, RESULT_STRING_CHARS)
       record.code = errorCodeOf(registry, result)
@@ -391,7 +402,7 @@ class ScenarioRun {
           case 'replace-signal':
             return next({ signal: new AbortController().signal })
           case 'made-up':
-            return buildValue(action.result)
+            return action.frozen ? deepFreeze(buildValue(action.result)) : buildValue(action.result)
           case 'unawaited-next':
             void Promise.resolve(next()).catch(() => undefined)
             return buildValue(action.result)
@@ -542,13 +553,14 @@ class ScenarioRun {
       }
       return asText ? [{ type: 'text', text: JSON.stringify(value) }] : { size: JSON.stringify(value)?.length ?? 0 }
     }
+    const handed = (args: unknown) => this.projected.push({ tool: spec.name, args: safeJson(args) })
     const output: Record<string, unknown> = {
       schema: buildValue(spec.outputSchema),
-      render: (_args: unknown, value: unknown) => project(spec.render, value, true),
+      render: (args: unknown, value: unknown) => (handed(args), project(spec.render, value, true)),
     }
     if (spec.meta) {
       const meta = spec.meta
-      output.presentationMeta = (_args: unknown, value: unknown) => project(meta, value, false)
+      output.presentationMeta = (args: unknown, value: unknown) => (handed(args), project(meta, value, false))
     }
     return output
   }

@@ -179,6 +179,7 @@ export const SCENARIO_SCHEMA = {
             properties: {
               kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next'] },
               result: desc,
+              frozen: { const: true },
             },
             additionalProperties: false,
           },
@@ -208,6 +209,8 @@ export const SCENARIO_SCHEMA = {
           agent: scope,
           lookalikeAgent: { const: true },
           abortAtEntry: { type: 'boolean' },
+          abortReason: desc,
+          callerChangesArgs: { enum: ['live', 'shallow-frozen'] },
           abortScheduled: { type: 'boolean' },
           abortAsBodySettles: { type: 'boolean' },
           abortWhilePostRuns: { type: 'boolean' },

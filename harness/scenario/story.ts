@@ -82,7 +82,7 @@ function decision(spec: DecisionSpec): string {
 }
 
 function wrapper(action: WrapperAction): string {
-  if (action.kind === 'made-up') return `returns a made-up result ${showValue(action.result)}`
+  if (action.kind === 'made-up') return `returns a${action.frozen ? ' frozen' : ''} made-up result ${showValue(action.result)}`
   if (action.kind === 'unawaited-next') return `calls next() without waiting for it and returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'pass') return 'calls next()'
   if (action.kind === 'throws-after-next') return 'calls next(), then throws'
@@ -108,6 +108,8 @@ function call(spec: CallSpec, index: number): string {
     spec.abortScheduled && 'caller aborts at a scheduler point',
     spec.abortAsBodySettles && 'caller aborts the moment the body settles',
     spec.abortWhilePostRuns && 'caller aborts as post-execute begins',
+    spec.callerChangesArgs && `the caller changes its ${spec.callerChangesArgs === 'live' ? '' : 'shallow-frozen '}arguments once execute is called`,
+    spec.abortReason !== undefined && `every abort gives the reason ${showValue(spec.abortReason)}`,
     spec.fakeParent && 'carries a parent that is not in flight',
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,

@@ -16,7 +16,8 @@ export type Tagged =
   | { $: 'nan' }
   | { $: 'infinity' }
   | { $: 'negzero' }
-  | { $: 'sparse' }
+  /** `[1, <hole>, 3]`, or with `of` given `[of, <hole>, of]` (a hole among valid items). */
+  | { $: 'sparse'; of?: ValueDesc }
   | { $: 'map' }
   | { $: 'date' }
   | { $: 'instance' }
@@ -149,8 +150,8 @@ export type WrapperAction =
   | { kind: 'next-twice' }
   /** Hand the body a replacement signal that never aborts by itself (EXE-2). */
   | { kind: 'replace-signal' }
-  /** Return without next(): a made-up result. */
-  | { kind: 'made-up'; result: ValueDesc }
+  /** Return without next(): a made-up result, deep-frozen where `frozen` (as next()'s own results may be). */
+  | { kind: 'made-up'; result: ValueDesc; frozen?: true }
   /** Call next() without waiting for it and return a made-up result while the body still runs (CAN-3). */
   | { kind: 'unawaited-next'; result: ValueDesc }
   | { kind: 'throws' }
@@ -202,6 +203,14 @@ export interface CallSpec {
   agent?: AgentName
   /** Abort the caller's signal before execute is called (CAN-1). */
   abortAtEntry?: boolean
+  /**
+   * Once execute has been called, the caller changes its own arguments object (every object in it
+   * that is not frozen gains a key); `shallow-frozen` freezes the top level first, as callers that
+   * trust Object.freeze do (IN-1: stages and the body see the snapshot taken at entry).
+   */
+  callerChangesArgs?: 'live' | 'shallow-frozen'
+  /** The reason every abort of this call gives (`abort(null)`, `abort('')`…); a DOMException unless given. */
+  abortReason?: ValueDesc
   /** Abort the caller's signal at a point the scheduler chooses. */
   abortScheduled?: boolean
   /**

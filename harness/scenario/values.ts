@@ -23,6 +23,28 @@ export function buildValue(desc: ValueDesc): unknown {
   return desc
 }
 
+/** Freezes `value` and every object its own data properties reach (getters are left unread). */
+export function deepFreeze<T>(value: T, seen = new Set<object>()): T {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return value
+  seen.add(value)
+  for (const key of Reflect.ownKeys(value)) {
+    const property = Object.getOwnPropertyDescriptor(value, key)
+    if (property && 'value' in property) deepFreeze(property.value as unknown, seen)
+  }
+  return Object.freeze(value)
+}
+
+/** The caller's late write: every object `value` reaches that is not frozen gains a key (getters left unread). */
+export function changeEveryUnfrozen(value: unknown, seen = new Set<object>()): void {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return
+  seen.add(value)
+  for (const key of Reflect.ownKeys(value)) {
+    const property = Object.getOwnPropertyDescriptor(value, key)
+    if (property && 'value' in property) changeEveryUnfrozen(property.value as unknown, seen)
+  }
+  if (!Object.isFrozen(value) && !Array.isArray(value)) Reflect.set(value, 'changedByCaller', true)
+}
+
 function defineEntry(target: Record<string, unknown>, key: string, item: ValueDesc): void {
   if (isTagged(item) && item.$ === 'throwing-getter') {
     Object.defineProperty(target, key, { enumerable: true, configurable: true, get: throwingGetter })
@@ -69,7 +91,7 @@ function buildTagged(desc: Tagged): unknown {
       return -0
     case 'sparse':
       // eslint-disable-next-line no-sparse-arrays
-      return [1, , 3]
+      return desc.of === undefined ? [1, , 3] : [buildValue(desc.of), , buildValue(desc.of)]
     case 'map':
       return new Map([['k', 1]])
     case 'date':

@@ -134,7 +134,9 @@ function decisionPoint(trace: Trace, callId: string, e: Expected): number {
   if (clause === 'OUT-3' || clause === 'OUT-4') return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
   if (clause === 'PST-1' && e.outcome.isError) return nthEntered(trace, callId, 'post', e.postEntered)
   if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
-  return nthEntered(trace, callId, 'pre', e.preEntered)
+  // A listener that does not apply to this caller ran (PRE-7's or SCP-2's fault): no denial of the model's was decided.
+  const stray = trace.events.some((x) => x.ev === 'enter' && x.stage === 'pre' && x.call === callId && !e.pre.includes(x.index))
+  return stray ? -1 : nthEntered(trace, callId, 'pre', e.preEntered)
 }
 
 /** Where the call entered `stage` for the `n`th time; -1 if it did not. */

@@ -7,6 +7,7 @@
 import { isDeepFrozen } from '../../scenario/inspect.js'
 import { isLosslessDesc, jsonOf } from '../../scenario/read-desc.js'
 import type { Stage, Trace } from '../../scenario/trace.js'
+import type { Scenario, ValueDesc } from '../../scenario/types.js'
 import { deepEqualJson } from '../json-equal.js'
 import { reporter, stageEvents, type CallView, type Finding, type SettledView } from './call-view.js'
 
@@ -78,5 +79,36 @@ export function tokenOfItsOwn(view: CallView, owners: Map<number, string>): void
     const owner = owners.get(x.token)
     if (owner !== undefined && owner !== view.callId) view.report('immutability')('IN-3', 'token-of-another-call', `${view.callId} saw the token of ${owner}`)
     owners.set(x.token, view.callId)
+  }
+}
+
+/** Every argument descriptor the scenario hands a tool: direct calls, programs and nested dispatches. */
+function handedArguments(scenario: Scenario): ValueDesc[] {
+  return [
+    ...scenario.calls.flatMap((c) => [c.args, ...(c.program ?? []).map((p) => p.args)]),
+    ...scenario.tools.flatMap((t) => t.body.steps.flatMap((step) => (step.kind === 'dispatch' ? [step.args] : []))),
+  ]
+}
+
+/**
+ * IN-1: render and presentationMeta are handed the snapshot taken at entry, so what they see is
+ * some call's arguments as the scenario gave them, never a caller's object changed since. Where
+ * some arguments are not lossless JSON, a projection of them is IN-2's, and nothing is judged.
+ */
+export function projectionsSawSnapshots(scenario: Scenario, trace: Trace, out: Finding[]): void {
+  const handed = handedArguments(scenario)
+  if (!handed.every(isLosslessDesc)) return
+  const snapshots = handed.map(jsonOf)
+  const stray = (trace.projected ?? []).find((p) => !snapshots.some((s) => deepEqualJson(parsed(p.args), s)))
+  if (stray) {
+    reporter('immutability', out)('IN-1', 'projection-arguments', `a projection of ${stray.tool} was handed arguments ${stray.args}, no call's snapshot`)
+  }
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
   }
 }

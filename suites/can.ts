@@ -90,6 +90,37 @@ const awaitingPost: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 
+/**
+ * A body that goes on for a while after its caller aborted, as real tools do (a request in flight,
+ * a file being written): execute waits for it however long it takes, never a grace period of its own.
+ */
+const stubbornBody = custom(
+  'CAN-3', 'execute settles only after a started body settles, however long it runs on after the abort, and then not as a success',
+  fc.record({ runsOnMs: fc.constantFrom(150, 250, 400), succeeds: fc.boolean() }),
+  (c) => [
+    `tool stubborn: its body ignores its signal for ${c.runsOnMs} ms, then ${c.succeeds ? 'returns' : 'throws'}`,
+    'one call to stubborn, whose caller aborts as soon as the body starts',
+  ],
+  async (ctx, c) => {
+    const registry = await ctx.registry()
+    const caller = new AbortController()
+    let settled = false
+    registry.register(liveTool('stubborn', {
+      execute: (async () => {
+        caller.abort()
+        await sleep(c.runsOnMs)
+        settled = true
+        if (!c.succeeds) throw new Error('stopped late')
+        return { finished: true }
+      }) as never,
+    }))
+    const result = await registry.execute(input('stubborn', {}, { signal: caller.signal }))
+    if (!settled) ctx.fail(`execute settled while the body, aborted, still ran (it runs on for ${c.runsOnMs} ms)`)
+    else if (!result.isError) ctx.fail('the body returned after its caller aborted, and its success was published')
+  },
+  'core', 8, 5000,
+)
+
 /** How long after its deadline a body waits for its signal to abort before this case gives up on it. */
 const DEADLINE_GRACE_MS = 250
 
@@ -141,13 +172,13 @@ export default [
     'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
     scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } }).chain(withAbortReason(2)),
   ),
-  judged(
+  withDirect(judged(
     'CAN-3', 'a started body is never abandoned: execute settles after it, and then a success becomes ABORTED',
     // In three calls of four the caller aborts the moment the body settles: no look at the signal after it misses that.
     scenario({ ...quiet, tools: longTools, wrappers: canThreeChains, calls: { abortScheduled: 100, abortAsBodySettles: 75, max: 2 } }).map((s) =>
       leavesBodyRunning(s) ? { ...s, tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA })) } : s,
     ),
-  ),
+  ), stubbornBody, { scenario: 5, direct: 1 }),
   withDirect(judged(
     'CAN-4', 'cancellation replaces only successes: a denial, a tool\'s own error, a post-execute block or a TOOL_TIMEOUT stays as it is',
     scenario({

@@ -6,6 +6,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import type { JsonValue, ToolExecution, ToolExecutionResult } from '../harness/contract/spec.js'
+import { sleep } from './real-time.js'
 import { withDirect } from './with-direct.js'
 
 
@@ -15,8 +16,11 @@ const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'con
  * A case of CODE-2: the tools a program calls; in a quarter of them the first one's body calls a
  * tool `leaf` itself, the nested call's token as parent (two levels deep). Drawn last.
  */
-interface NestingCase { toolNames: string[]; deeper?: true }
-const nesting = names.map((toolNames): NestingCase => ({ toolNames })).chain(nowAndThen((c): NestingCase => ({ ...c, deeper: true })))
+interface NestingCase { toolNames: string[]; deeper?: true; concurrent?: true }
+/** In a third of the cases the program makes its calls concurrently: sub-calls in flight at once, each with run_code as parent. Drawn last. */
+const nesting = names.map((toolNames): NestingCase => ({ toolNames }))
+  .chain(nowAndThen((c): NestingCase => ({ ...c, deeper: true })))
+  .chain(nowAndThen((c): NestingCase => ({ ...c, concurrent: true }), 3))
 const toolsLine = (toolNames: readonly string[]) => `code mode; native tools ${toolNames.join(', ')}`
 
 const LOG_LISTENER = {
@@ -25,8 +29,10 @@ const LOG_LISTENER = {
   'delegate-then-rewrite': 'awaits next(), then rewrites the logged content to "redacted"',
 } as const
 
-function runProgram(registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true): Promise<ToolExecutionResult> {
-  const program = registry.codeProgram!(calls)
+function runProgram(
+  registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true, opts: { concurrent?: boolean } = {},
+): Promise<ToolExecutionResult> {
+  const program = registry.codeProgram!(calls, opts)
   return registry.execute({
     callId: 'program',
     name: 'run_code',
@@ -123,12 +129,12 @@ export default [
   custom(
     'CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent',
     nesting,
-    ({ toolNames, deeper }) => [
+    ({ toolNames, deeper, concurrent }) => [
       `${toolsLine(deeper ? [...toolNames, 'leaf'] : toolNames)}, each with a finalizer; a listener, guard, wrapper and observer at every stage`,
-      `a run_code program calls ${toolNames.join(', then ')}`,
+      `a run_code program calls ${toolNames.join(concurrent ? ' and ' : ', then ')}${concurrent ? ', all at once' : ''}`,
       ...(deeper ? [`the body of ${toolNames[0]} calls leaf, carrying its own token as parent`] : []),
     ],
-    async (ctx, { toolNames, deeper }) => {
+    async (ctx, { toolNames, deeper, concurrent }) => {
       const registry = await ctx.registry({ mode: 'code' })
       if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
       const seen = new Map<string, string[]>()
@@ -143,6 +149,8 @@ export default [
         registry.register(liveTool(name, {
           execute: (async (_args: JsonValue, exec: ToolExecution) => {
             mark(name, 'body', exec)
+            // Concurrent bodies take a moment, as real tools do: the program's calls are then in flight together.
+            if (concurrent) await sleep(1)
             if (deeper && name === toolNames[0]) await callLeaf(exec)
             return { name }
           }) as never,
@@ -154,7 +162,7 @@ export default [
       registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper', exec), next()))
       registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post', exec), next()))
       registry.onResult((exec) => void mark(exec.name, 'result', exec))
-      const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })))
+      const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })), true, { concurrent: concurrent === true })
       if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
       if (leaf?.isError) ctx.fail(`the call to leaf from ${toolNames[0]}'s body, its parent in flight, ended as an error (${codeOf(registry, leaf)})`)
       for (const name of deeper ? [...toolNames, 'leaf'] : toolNames) {

@@ -20,6 +20,7 @@ import {
   type Scenario,
   type ToolSpec,
   type ValueDesc,
+  inFlightAtOnce,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -129,7 +130,9 @@ export default [
       'tool error alike — also when post-execute replaces the result',
     scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })
       .chain(nowAndThen(deferringTwice))
-      .chain(nowAndThen(postAddsContext)),
+      .chain(nowAndThen(postAddsContext))
+      // In a third of the cases more: calls in flight at once keep their deferred contexts apart.
+      .chain(nowAndThen(inFlightAtOnce, 3)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',

@@ -25,6 +25,7 @@ import {
   type PostSpec,
   type Scenario,
   type ToolSpec,
+  withOddThrows,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -173,6 +174,6 @@ export default [
       ...quiet,
       tools: fc.array(fc.oneof(succeedingTool(), tool()).map((t): ToolSpec => ({ ...t, finalize: { kind: 'throws' } })), { minLength: 1, maxLength: 1 }),
       calls: { max: 2 },
-    }),
+    }).chain(withOddThrows(2)), // a finalizer throwing an odd value (a Symbol, an object with no prototype…) in half the cases
   ),
 ]

@@ -34,6 +34,7 @@ import {
   type ToolSpec,
   type ValueDesc,
   type WrapperSpec,
+  withOddThrows,
 } from '../harness/property/vocabulary.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -157,6 +158,14 @@ const withSignalReplaced = (s: Scenario, t: Timing): Scenario =>
  * the body and the projections see the snapshot taken at entry, never the caller's object. Drawn last.
  */
 const callerChanges = fc.constantFrom<NonNullable<CallSpec['callerChangesArgs']>>('live', 'shallow-frozen', 'shallow-frozen')
+/**
+ * In a quarter of IN-1's scenario cases an outermost wrapper replaces the signal and hands next()
+ * arguments, a name, a callId, an agent and a token of its own besides: none may reach the body
+ * (EXE-2: only the signal). Drawn last.
+ */
+const withWrapperHandingMore = (s: Scenario): Scenario =>
+  ({ ...s, wrappers: [{ timing: 'sync', action: { kind: 'replace-signal' } }, ...s.wrappers], overridesMore: true })
+
 /** The arguments with a nested object beside their own keys (a fresh object when they are not one). */
 const withNestedObject = (args: ValueDesc): ValueDesc => {
   const own: { [k: string]: ValueDesc } = isPlainDesc(args) ? args : { path: 'p' }
@@ -184,7 +193,7 @@ export default [
       pre: tampering,
       wrappers: fc.array(wrapper, { maxLength: 2 }),
       calls: { max: 2, args: fc.oneof(callArguments, protoKeyedArguments) },
-    }).chain(nowAndThenWith(callerChanges, withCallerChanges, 2)),
+    }).chain(nowAndThenWith(callerChanges, withCallerChanges, 2)).chain(nowAndThen(withWrapperHandingMore)),
   ), sameExecution, { scenario: 3, direct: 2 }),
 
   judged(
@@ -205,7 +214,9 @@ export default [
 
   judged(
     'IN-4', 'execute never rejects for a well-typed input: failures at every stage and unknown tools are error outcomes',
-    scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: wellTypedArgs } }),
+    // Whatever fails throwing a Symbol or an object with no prototype in half the cases.
+    scenario({ ...failingEverywhere, calls: { max: 2, unknownNames: true, abortAtEntry: 10, abortScheduled: 20, args: wellTypedArgs } })
+      .chain(withOddThrows(2, true)),
   ),
 
   judged(

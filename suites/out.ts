@@ -219,12 +219,30 @@ const syncThrow = custom(
   },
 )
 
+/**
+ * In a quarter of OUT-1's cases the first tool's schema closes a nested object and its body returns
+ * one extra key inside it: a value that fails output.schema is refused, never published with the
+ * key pruned or kept. Drawn last.
+ */
+const closedNested: ValueDesc = {
+  type: 'object',
+  properties: { user: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false } },
+  required: ['user'],
+}
+const returningExtraKey = (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i > 0 ? t : {
+    ...t, outputSchema: closedNested, body: { steps: t.body.steps, outcome: { kind: 'return', value: { user: { name: 'ada', passwordHash: 'x' } } } },
+  })),
+})
+
 export default [
   withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
       .chain(nowAndThenWith(boxedValue, returningBoxed))
-      .chain(nowAndThen(twoSchemas, 5)),
+      .chain(nowAndThen(twoSchemas, 5))
+      .chain(nowAndThen(returningExtraKey)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',

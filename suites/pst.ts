@@ -115,18 +115,10 @@ const falsyValue = fc.constantFrom<ValueDesc>(null, false, 0, '')
 const bothReplacedForB = (s: Scenario, value: ValueDesc): Scenario =>
   withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', value, content: [{ type: 'text', text: 'x' }] } })
 /**
- * In a quarter of PST-1's cases the first listener's decision carries an empty content list, and in
- * a quarter of PST-3's the only listener replaces the value beside one: no blocks is a content
- * replacement all the same (PST-1 publishes it, PST-3 refuses it beside a value), never "no
- * content". Drawn last.
+ * In a quarter of PST-1's cases the first listener's decision carries an empty content list: no
+ * blocks is a content replacement all the same, never "no content". Drawn last.
  */
 const emptyContent = (s: Scenario): Scenario => withFirstPost(s, { kind: 'returns', value: { kind: 'accept', content: [] } })
-const valueBesideEmptyContent = (s: Scenario): Scenario => ({
-  ...s,
-  // Every value is valid output: the replacement alone can end the call in error.
-  tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA })),
-  post: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'accept', value: 1, content: [] } } }],
-})
 const failingTool = tool().map((t): ToolSpec => (
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
 ))
@@ -191,6 +183,6 @@ export default [
           { kind: 'returns', value: { kind: { $: 'boxed', value: 'accept' } } },
         ),
       }), { minLength: 1, maxLength: 2 }),
-    }).chain(nowAndThenWith(falsyValue, bothReplacedForB)).chain(nowAndThen(valueBesideEmptyContent)),
+    }).chain(nowAndThenWith(falsyValue, bothReplacedForB)),
   ), postOverridden),
 ]

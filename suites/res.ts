@@ -1,6 +1,6 @@
 /** RES: tools/result, the authoritative result. */
 import fc from 'fast-check'
-import { observer, postListener, scenario, succeedingTool, type PostSpec, type ToolSpec } from '../harness/property/vocabulary.js'
+import { nowAndThen, observer, postListener, scenario, succeedingTool, type PostSpec, type Scenario, type ToolSpec } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 
 const observers = fc.array(observer, { minLength: 1, maxLength: 3 })
@@ -11,10 +11,26 @@ const blockingPost = fc.oneof(
   fc.constant<PostSpec>({ timing: 'sync', decision: { kind: 'returns', value: { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } } }),
 )
 
+/**
+ * In a quarter of RES-1's cases a global observer, registered first, disposes of itself when first
+ * notified, another observer follows it, and the first call runs again last: the observers after it
+ * are notified of that result all the same, and it of no later one. Calls stay one after another;
+ * cases whose bodies dispatch nested calls (which notify observers too) are left as they are. Drawn last.
+ */
+function withSelfDisposing(s: Scenario): Scenario {
+  const first = s.calls[0]
+  if (!first || s.tools.some((t) => t.body.steps.some((step) => step.kind === 'dispatch')) || s.calls.some((c) => c.program)) return s
+  return {
+    ...s,
+    observers: [{ throws: false, disposesSelf: true }, ...s.observers, { throws: false }],
+    calls: [...s.calls, first],
+  }
+}
+
 export default [
   judged(
     'RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with',
-    scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } }),
+    scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } }).chain(nowAndThen(withSelfDisposing)),
   ),
   judged(
     'RES-2', 'the result observers see is deep-frozen and the execution frozen',

@@ -90,7 +90,9 @@ export default [
       delegating: fc.boolean(),
     }).chain(nowAndThen((c): TimedOutCase => ({ ...c, sharedSignal: true }), 3))
       .chain(nowAndThen((c): TimedOutCase => ({ ...c, replacing: true }), 3))
-      .chain(nowAndThen((c): TimedOutCase => ({ ...c, nested: true }), 3)),
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, nested: true }), 3))
+      // A timeoutMs under a millisecond is as valid as any positive one: no rounding may drop its deadline.
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: 0.5 }))),
     (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,

@@ -5,6 +5,7 @@ import { clauseById } from '../contract/clauses.js'
 import { judge } from '../oracle/judge.js'
 import { runScenario } from '../scenario/interpret.js'
 import type { Scenario } from '../scenario/types.js'
+import { withSharedReaches } from '../arbitraries/shared-reaches.js'
 import { scenarioStory } from '../scenario/story.js'
 import type { CaseOutcome, ConformanceProperty } from './property.js'
 import type { ConformanceAdapter } from '../contract/adapter.js'
@@ -67,7 +68,10 @@ export const SCENARIO_PROPERTIES = new WeakSet<ConformanceProperty>()
 /** Scenario properties that also take direct cases, `{ direct: … }` (suites/with-direct.ts). */
 export const DIRECT_CASE_PROPERTIES = new WeakSet<ConformanceProperty>()
 
-/** A property whose case is a scenario and whose verdict is the oracle's, for its clause. */
+/**
+ * A property whose case is a scenario and whose verdict is the oracle's, for its clause. Every one
+ * also draws, last, the reaches every scenario shares (arbitraries/shared-reaches.ts).
+ */
 export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenario>, profile?: Profile): ConformanceProperty<Scenario> {
   const clause = clauseById.get(id)
   if (!clause || clause.level === 'claim') throw new Error(`judged(): ${id} is not a certifiable clause`)
@@ -76,7 +80,7 @@ export function judged(id: string, rule: string, arbitrary: fc.Arbitrary<Scenari
     level: clause.level,
     profile: profile ?? clause.profile,
     title: `${id} ${rule}`,
-    arbitrary,
+    arbitrary: withSharedReaches(arbitrary),
     run: (adapter, scenario, scheduler) => runJudged(adapter, scenario, scheduler),
     story: scenarioStory,
   }

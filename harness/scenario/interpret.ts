@@ -176,7 +176,10 @@ class ScenarioRun {
         'onPostExecute',
         () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision, spec.attack), scope(spec.scope)),
       )),
-      ...s.observers.map((spec, i) => step('onResult', () => registry.onResult(this.observer(i, spec.throws, spec.attack), scope(spec.scope)))),
+      ...s.observers.map((spec, i) => step('onResult', () => {
+        const own: { dispose?: () => void } = {}
+        own.dispose = registry.onResult(this.observer(i, spec.throws, spec.attack, spec.disposesSelf ? own : undefined), scope(spec.scope))
+      })),
     ]
     return errors.find((e) => e !== undefined)
   }
@@ -236,6 +239,23 @@ class ScenarioRun {
     this.flushWrites()
     taken(this.concludesLater, callId)?.()
     this.events.push({ ev: 'settled', call: callId })
+  }
+
+  /**
+   * What a wrapper hands next() beside a signal when the scenario says so; none of it may take effect
+   * (EXE-2). Its callId and token are known as `call`'s, so a stage that sees them is still traced to it.
+   */
+  private moreThanASignal(call: string): Record<string, unknown> {
+    const callId = `hijacked-${call}`
+    const token = Symbol('toolreg: a wrapper\'s token')
+    this.inFlight.set(callId, call)
+    this.tokenOwners.set(token, call)
+    return { arguments: Object.freeze({ hijacked: true }), name: 'hijacked', callId, agent: 'hijacked', token }
+  }
+
+  /** What a hook that throws throws: an Error, or the scenario's own odd value (a Symbol, null…). */
+  private thrown(message: string): unknown {
+    return this.scenario.hooksThrow === undefined ? new Error(message) : buildValue(this.scenario.hooksThrow)
   }
 
   private pause(): Promise<void> {
@@ -344,9 +364,9 @@ class ScenarioRun {
       case 'returns':
         return buildValue(decision.value)
       case 'throws':
-        throw new Error('toolreg: listener throws')
+        throw this.thrown('toolreg: listener throws')
       case 'rejects':
-        return Promise.reject(new Error('toolreg: listener rejects'))
+        return Promise.reject(this.thrown('toolreg: listener rejects'))
     }
   }
 
@@ -382,7 +402,7 @@ class ScenarioRun {
       const call = this.enter('guard', exec, index)
       this.attack('guard', call, 'exec', exec, attack?.exec)
       this.leave('guard', call, index)
-      if (verdict.kind === 'throws') throw new Error('toolreg: guard throws')
+      if (verdict.kind === 'throws') throw this.thrown('toolreg: guard throws')
       return verdict.kind === 'pass' ? undefined : (buildValue(verdict.value) as string | undefined)
     }
   }
@@ -400,19 +420,19 @@ class ScenarioRun {
           case 'next-twice':
             return next().then(() => next()).then(attacked)
           case 'replace-signal':
-            return next({ signal: new AbortController().signal })
+            return next({ signal: new AbortController().signal, ...(this.scenario.overridesMore ? this.moreThanASignal(call) : {}) })
           case 'made-up':
             return action.frozen ? deepFreeze(buildValue(action.result)) : buildValue(action.result)
           case 'unawaited-next':
             void Promise.resolve(next()).catch(() => undefined)
             return buildValue(action.result)
           case 'throws':
-            throw new Error('toolreg: wrapper throws')
+            throw this.thrown('toolreg: wrapper throws')
           case 'rejects':
-            return Promise.reject(new Error('toolreg: wrapper rejects'))
+            return Promise.reject(this.thrown('toolreg: wrapper rejects'))
           case 'throws-after-next':
             return next().then(() => {
-              throw new Error('toolreg: wrapper throws after next()')
+              throw this.thrown('toolreg: wrapper throws after next()')
             })
         }
       }
@@ -420,14 +440,18 @@ class ScenarioRun {
     }
   }
 
-  private observer(index: number, throws: boolean, attack?: Attack) {
+  private observer(index: number, throws: boolean, attack?: Attack, own?: { dispose?: () => void }) {
     return (exec: ToolExecution, result: unknown): void => {
       const call = this.enter('observer', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
       ;(this.records.find((r) => r.callId === call) ?? this.nested.find((r) => r.callId === call))?.observed.push(result)
       this.attack('observer', call, 'exec', exec, attack?.exec)
       this.attack('observer', call, 'result', result, attack?.result)
       this.leave('observer', call, index)
-      if (throws) throw new Error('toolreg: observer throws')
+      // Disposed while the registry is still notifying: the observers after it must be notified all the same.
+      const dispose = own?.dispose
+      if (own) own.dispose = undefined
+      dispose?.()
+      if (throws) throw this.thrown('toolreg: observer throws')
     }
   }
 
@@ -450,9 +474,9 @@ class ScenarioRun {
         this.attack('approval', call, 'request', req, spec.attack)
         return this.timed(spec.timing, () => buildValue(spec.value)) as never
       case 'throws':
-        throw new Error('toolreg: approval throws')
+        throw this.thrown('toolreg: approval throws')
       case 'rejects':
-        return Promise.reject(new Error('toolreg: approval rejects'))
+        return Promise.reject(this.thrown('toolreg: approval rejects'))
       case 'never':
         return new Promise<never>(() => undefined)
     }
@@ -527,7 +551,7 @@ class ScenarioRun {
         return
       case 'throws':
         def.isConcurrencySafe = () => {
-          throw new Error('toolreg: classifier throws')
+          throw this.thrown('toolreg: classifier throws')
         }
         return
       case 'not-a-function':
@@ -544,7 +568,7 @@ class ScenarioRun {
 
   private output(spec: ToolSpec) {
     const project = (p: ToolSpec['render'], value: unknown, asText: boolean): unknown => {
-      if (p.kind === 'throws') throw new Error('toolreg: projection throws')
+      if (p.kind === 'throws') throw this.thrown('toolreg: projection throws')
       if (p.kind === 'returns') {
         const returned = buildValue(p.value)
         // A hostile projection rewrites what it returned once the registry has it in hand.
@@ -576,7 +600,7 @@ class ScenarioRun {
       this.attack('finalize', call, 'exec', exec, attack?.exec)
       this.attack('finalize', call, 'result', result, attack?.result)
       this.leave('finalize', call, 0)
-      if (spec.kind === 'throws') throw new Error('toolreg: finalizer throws')
+      if (spec.kind === 'throws') throw this.thrown('toolreg: finalizer throws')
       return spec.kind === 'keep' ? undefined : buildValue(spec.value)
     }
   }

@@ -27,7 +27,7 @@ export function unwrapPromise(desc: ValueDesc): ValueDesc {
 }
 
 const OBJECT_TAGS = new Set([
-  'proxy', 'getter', 'shifting-getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'boxed', 'sparse',
+  'proxy', 'getter', 'shifting-getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'bare', 'boxed', 'sparse',
 ])
 
 /** Whether `desc` builds an object (arrays included). */

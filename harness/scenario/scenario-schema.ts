@@ -42,6 +42,8 @@ export const SCENARIO_SCHEMA = {
   properties: {
     version: { const: 1 },
     concurrent: { type: 'boolean' },
+    hooksThrow: desc,
+    overridesMore: { type: 'boolean' },
     toolDecisions: {
       type: 'array',
       items: {
@@ -194,7 +196,12 @@ export const SCENARIO_SCHEMA = {
     },
     observers: {
       type: 'array',
-      items: { type: 'object', required: ['throws'], properties: { scope, throws: { type: 'boolean' }, attack }, additionalProperties: false },
+      items: {
+        type: 'object',
+        required: ['throws'],
+        properties: { scope, throws: { type: 'boolean' }, disposesSelf: { const: true }, attack },
+        additionalProperties: false,
+      },
     },
     calls: {
       type: 'array',
@@ -247,6 +254,7 @@ export const SCENARIO_SCHEMA = {
               'date',
               'instance',
               'boolean-object',
+              'bare',
               'boxed',
               'promise',
               'throwing-getter',

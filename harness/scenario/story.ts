@@ -128,9 +128,14 @@ export function scenarioStory(scenario: Scenario): string[] {
     ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${verdict(g.verdict)}`),
     ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)} ${wrapper(w.action)}`),
     ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),
-    ...scenario.observers.map((o, i) => `observer #${i}${scoped(o.scope)}${o.throws ? ' throws' : ''}`),
+    ...scenario.observers.map((o, i) => {
+      const self = o.disposesSelf ? ' disposes of itself when first notified' : ''
+      return `observer #${i}${scoped(o.scope)}${self}${o.throws ? ' throws' : ''}`
+    }),
   ]
   const calls = scenario.calls.map(call)
   const order = scenario.calls.length > 1 ? [scenario.concurrent ? 'the calls run concurrently' : 'the calls run one after another'] : []
-  return [...mode, ...scenario.tools.map(tool), approval(scenario.config.approval), ...hooks, ...calls, ...order]
+  const odd = scenario.hooksThrow === undefined ? [] : [`whatever throws or rejects above (but the bodies) throws ${showValue(scenario.hooksThrow)}`]
+  const more = scenario.overridesMore ? ['a wrapper that replaces the signal also hands next() arguments, a name, a callId, an agent and a token'] : []
+  return [...mode, ...scenario.tools.map(tool), approval(scenario.config.approval), ...hooks, ...calls, ...order, ...odd, ...more]
 }

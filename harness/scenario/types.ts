@@ -22,6 +22,8 @@ export type Tagged =
   | { $: 'date' }
   | { $: 'instance' }
   | { $: 'boolean-object' }
+  /** An object with no prototype (`Object.create(null)`): no toString, no valueOf, so a template literal throws on it. */
+  | { $: 'bare' }
   /** A primitive in its wrapper object (`new String('allowed-once')`): equal to it loosely, never exactly. */
   | { $: 'boxed'; value: string | number | boolean }
   | { $: 'promise'; value: ValueDesc }
@@ -188,6 +190,8 @@ export interface ToolDecisionSpec {
 export interface ObserverSpec {
   scope?: AgentName
   throws: boolean
+  /** Calls its own disposer when first notified (calls then run one after another: RES-1). */
+  disposesSelf?: true
   attack?: Attack
 }
 
@@ -254,6 +258,13 @@ export interface Scenario {
   toolDecisions?: ToolDecisionSpec[]
   /** Run the calls concurrently rather than one after another. */
   concurrent?: boolean
+  /**
+   * A wrapper that replaces the signal hands next() more than a signal: arguments, a name, a callId,
+   * an agent and a token of its own, which the registry must ignore (EXE-2: only the signal).
+   */
+  overridesMore?: boolean
+  /** What every hook, approval service, classifier, projection and finalizer that throws or rejects throws, in place of an Error. */
+  hooksThrow?: ValueDesc
 }
 
 export const emptyScenario = (): Scenario => ({

@@ -101,6 +101,8 @@ function buildTagged(desc: Tagged): unknown {
     case 'boolean-object':
       // eslint-disable-next-line no-new-wrappers
       return new Boolean(true)
+    case 'bare':
+      return Object.assign(Object.create(null) as object, { reason: 'bare' })
     case 'boxed':
       return Object(desc.value) as object
     case 'promise':

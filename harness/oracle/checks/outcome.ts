@@ -61,8 +61,11 @@ export function publishedOutcome(view: SettledView, e: Expected): void {
     // Contexts the finalizer was handed intact and that were lost after it are the finalizer stage's fault (FIN-3).
     const finalizerSaw = parseJson(view.entered.find((x) => x.stage === 'finalize')?.contexts)
     const lostAfterFinalize = finalizerSaw !== undefined && conforming.some((x) => deepEqualJson(finalizerSaw, x))
+    // Contexts already wrong when the finalizer was handed them were kept wrong before it: CTX-1's, whatever it did.
+    const wrongBeforeFinalize = finalizerSaw !== undefined && !lostAfterFinalize
     if (!conforming.some((x) => deepEqualJson(got, x))) {
-      report(lostAfterFinalize ? c.contextsAfterFinalizer : c.contexts, 'contexts', `additionalContexts ${show(got)}, expected ${show(expected.contexts)}`)
+      const clause = lostAfterFinalize ? c.contextsAfterFinalizer : wrongBeforeFinalize ? 'CTX-1' : c.contexts
+      report(clause, 'contexts', `additionalContexts ${show(got)}, expected ${show(expected.contexts)}`)
     }
   }
   if (expected.content !== undefined && !deepEqualJson(result.content, expected.content)) {

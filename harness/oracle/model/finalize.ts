@@ -19,7 +19,11 @@ export function finalized(e: Untagged, tool: ToolSpec, outcome: PredictedOutcome
   const fin = tool.finalize
   if (outcome.isError && DECIDED_ERRORS.has(outcome.clause)) e.finalizerHandedError = outcome.clause
   // Contexts are registry-owned (FIN-3), but a finalizer's throw is a pipeline error that may drop them (CTX-1).
-  if (fin?.kind === 'throws') outcome = { isError: true, clause: 'FIN-4', ...(outcome.contexts ? { contexts: outcome.contexts, contextsAlt: [[]] } : {}) }
+  // The contexts' own alternatives (where post-execute's added ones go: CTX-1) stay alternatives.
+  if (fin?.kind === 'throws') {
+    const contexts = outcome.contexts ? { contexts: outcome.contexts, contextsAlt: [...(outcome.contextsAlt ?? []), []] } : {}
+    outcome = { isError: true, clause: 'FIN-4', ...contexts }
+  }
   else if (fin?.kind === 'returns') {
     if (isUndefinedDesc(fin.value)) {
       // undefined keeps the content (FIN-3)

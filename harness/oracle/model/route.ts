@@ -23,6 +23,14 @@ const indexes = <T extends { scope?: string }>(list: T[], agent: string | undefi
 
 export { normalizePre } from './gates.js'
 
+/**
+ * The call an observer that disposes of itself is notified of: the first, in the order calls run
+ * (one after another), whose agent it applies to. Every later call finds it gone.
+ */
+function firstNotified(scenario: Scenario, observer: number): number {
+  return scenario.calls.findIndex((call) => indexes(scenario.observers, call.malformed ? undefined : routedAgent(call)).includes(observer))
+}
+
 export function visibleTool(scenario: Scenario, call: CallSpec, nested = false): ToolSpec | undefined {
   // In code mode only a call carrying the parent token of an execution in flight reaches native tools (CODE-2).
   if (scenario.config.mode === 'code' && !nested) return undefined
@@ -44,7 +52,7 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     guards: indexes(scenario.guards, agent),
     wrappers: indexes(scenario.wrappers, agent),
     post: indexes(scenario.post, agent),
-    observers: indexes(scenario.observers, agent),
+    observers: indexes(scenario.observers, agent).filter((k) => !scenario.observers[k]!.disposesSelf || firstNotified(scenario, k) === callIndex),
     preEntered: 0,
     approvalRequested: false,
     guardsEntered: 0,

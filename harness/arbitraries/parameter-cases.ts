@@ -2,7 +2,8 @@
  * Richer `parameters` for defineTool tools, each with arguments that pass it and arguments a loose
  * validator lets by: a `oneOf` whose branches overlap (an integer matches both), strings where the
  * schema wants numbers or booleans (what type coercion accepts), enums, nested required keys and
- * closed nested objects (null and arrays where an object belongs). All stay in SPEC's portable subset, with an open object root.
+ * closed nested objects (null and arrays where an object belongs). All stay in SPEC's portable
+ * subset, with an open object root.
  */
 import fc from 'fast-check'
 import type { ValueDesc } from '../scenario/types.js'

@@ -9,7 +9,7 @@ import { isLosslessDesc, jsonOf } from '../../scenario/read-desc.js'
 import type { Stage, Trace } from '../../scenario/trace.js'
 import type { Scenario, ValueDesc } from '../../scenario/types.js'
 import { deepEqualJson } from '../json-equal.js'
-import { reporter, stageEvents, type CallView, type Finding, type SettledView } from './call-view.js'
+import { parseJson, reporter, stageEvents, type CallView, type Finding, type SettledView } from './call-view.js'
 
 /** The clause of a stage's frozen execution: RES-2 for observers, IN-1 for the rest. */
 export const execClause = (stage: Stage | 'approval'): string => (stage === 'observer' ? 'RES-2' : 'IN-1')
@@ -99,16 +99,8 @@ export function projectionsSawSnapshots(scenario: Scenario, trace: Trace, out: F
   const handed = handedArguments(scenario)
   if (!handed.every(isLosslessDesc)) return
   const snapshots = handed.map(jsonOf)
-  const stray = (trace.projected ?? []).find((p) => !snapshots.some((s) => deepEqualJson(parsed(p.args), s)))
+  const stray = (trace.projected ?? []).find((p) => !snapshots.some((s) => deepEqualJson(parseJson(p.args), s)))
   if (stray) {
     reporter('immutability', out)('IN-1', 'projection-arguments', `a projection of ${stray.tool} was handed arguments ${stray.args}, no call's snapshot`)
-  }
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
   }
 }

@@ -14,13 +14,24 @@ export function timeoutPolicy(registry: Pick<RegistryContext, 'calls'>): Execute
     const timeoutMs = registry.calls.get(exec)?.tool.timeoutMs
     if (timeoutMs === undefined) return next()
     const deadline = new AbortController()
-    const timer = setTimeout(() => deadline.abort(new DOMException('The tool timed out.', 'TimeoutError')), timeoutMs)
+    const disarm = armDeadline(timeoutMs, () => deadline.abort(new DOMException('The tool timed out.', 'TimeoutError')))
     try {
       const result = await next({ signal: deadline.signal })
       if (!deadline.signal.aborted) return result
       return failure(`The tool did not finish within ${timeoutMs} ms.`, 'TOOL_TIMEOUT')
     } finally {
-      clearTimeout(timer)
+      disarm()
     }
   }
+}
+
+/** setTimeout fires at once for a delay past 2^31 - 1 ms: a longer (valid) timeoutMs is armed in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+
+function armDeadline(ms: number, fire: () => void): () => void {
+  let timer = setTimeout(function step(left: number) {
+    if (left <= 0) return fire()
+    timer = setTimeout(step, Math.min(left, LONGEST_TIMER_MS), left - LONGEST_TIMER_MS)
+  }, Math.min(ms, LONGEST_TIMER_MS), ms - LONGEST_TIMER_MS)
+  return () => clearTimeout(timer)
 }

@@ -4,6 +4,7 @@ import { codeOf, custom, input, type CustomContext } from '../harness/property/c
 import { liveTool } from '../harness/property/sample-tools.js'
 import { nowAndThen } from '../harness/property/vocabulary.js'
 import type { ToolExecutionResult } from '../harness/contract/spec.js'
+import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import { abortOf, sleep } from './real-time.js'
 
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
@@ -14,6 +15,23 @@ interface TimedOutCase {
   timeoutMs: number; cooperative: boolean; lingerMs: number; throws: boolean; delegating: boolean; sharedSignal?: true; replacing?: true
   /** The first call to slow is a nested one, dispatched by a body of its own (where the adapter has the code profile). */
   nested?: true
+  /** One more call, to a tool whose timeoutMs (3e9) is past what one setTimeout can wait: its body takes 5 ms and succeeds. */
+  farDeadline?: true
+}
+
+/** A valid timeoutMs past 2^31 - 1 ms is a deadline weeks away, not one that fires at once (setTimeout's overflow). */
+async function farDeadlineHolds(ctx: CustomContext, registry: RegistryUnderTest): Promise<void> {
+  let aborted = false
+  registry.register(liveTool('patient', {
+    timeoutMs: 3e9,
+    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+      await sleep(5)
+      aborted = exec.signal.aborted
+      return { patient: true }
+    }) as never,
+  }))
+  const result = await registry.execute(input('patient'))
+  if (aborted || result.isError) ctx.fail(`a tool with timeoutMs 3e9 was ${aborted ? 'aborted' : 'ended as an error'} after 5 ms`)
 }
 
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too. */
@@ -92,7 +110,8 @@ export default [
       .chain(nowAndThen((c): TimedOutCase => ({ ...c, replacing: true }), 3))
       .chain(nowAndThen((c): TimedOutCase => ({ ...c, nested: true }), 3))
       // A timeoutMs under a millisecond is as valid as any positive one: no rounding may drop its deadline.
-      .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: 0.5 }))),
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: 0.5 })))
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, farDeadline: true }))),
     (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
@@ -102,6 +121,7 @@ export default [
       ...(c.sharedSignal ? ['the three calls carry one caller signal, never aborted'] : []),
       ...(c.replacing ? ['a wrapper, registered last, hands next() a signal of its own'] : []),
       ...(c.nested ? ['where the adapter has the code profile, the first call to slow is nested: tool outer\'s body makes it, its token as parent'] : []),
+      ...(c.farDeadline ? ['then one call to patient, timeoutMs 3e9 (past one setTimeout\'s reach), whose body takes 5 ms'] : []),
     ],
     async (ctx, c) => {
       // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
@@ -155,6 +175,7 @@ export default [
       // Each call has a deadline of its own: one that passed for an earlier call of the tool is not this one's.
       const again = await registry.execute(input('slow', {}, caller))
       if (again.isError) ctx.fail('a second call of the tool that timed out, returning at once, was timed out too')
+      if (c.farDeadline) await farDeadlineHolds(ctx, registry)
     },
     // The budget outlasts the delivery grace: an abort that crosses a starved process late is not a hang.
     'timeout', 12, DELIVERY_GRACE_MS + 1000,

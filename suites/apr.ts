@@ -26,6 +26,8 @@ import {
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
+import { outerAsk } from './apr-outer-ask.js'
+import { withDirect } from './with-direct.js'
 
 const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }, { kind: 'ask', reason: '' })
 const asking: fc.Arbitrary<PreSpec[]> = fc
@@ -85,12 +87,12 @@ function askedNested(s: Scenario): Scenario {
 }
 
 export default [
-  judged(
+  withDirect(judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
     scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } })
       .chain(nowAndThen(askedAgain))
       .chain(nowAndThen(askedNested)),
-  ),
+  ), outerAsk, { scenario: 5, direct: 1 }),
   judged(
     'APR-2',
     'only the exact outcome allowed-once lets the call proceed; any other value, a throw, a rejection or an abort while pending means the body never runs',

@@ -69,14 +69,18 @@ function throwingAbortError(s: Scenario): Scenario {
 }
 
 /**
- * In half of CAN-1's and CAN-2's cases every abort gives a reason of the caller's own, a falsy one
- * (null, 0, '', false) two times in three: cancellation is whether the signal aborted, whatever its
- * reason. Drawn last, so the rest of a case is what it was before.
+ * In half of CAN-1's and CAN-2's cases every abort gives a reason of the caller's own: a falsy one
+ * (null, 0, '', false), a string, or an error named TimeoutError, as AbortSignal.timeout() gives.
+ * Cancellation is whether the signal aborted, whatever its reason: a caller's deadline is not a
+ * tool's timeout. Drawn last, so the rest of a case is what it was before.
  */
-const callerReason = fc.constantFrom<ValueDesc>(null, 0, '', false, 'stopped by the user', 'stopped')
+const deadlineReason: ValueDesc = { $: 'error', name: 'TimeoutError' }
+const callerReason = fc.constantFrom<ValueDesc>(null, 0, '', false, 'stopped by the user', 'stopped', deadlineReason)
 const withAbortReason = (every: number) => nowAndThenWith(callerReason, (s: Scenario, abortReason: ValueDesc): Scenario => (
   { ...s, calls: s.calls.map((c) => ({ ...c, abortReason })) }
 ), every)
+/** In a quarter of CAN-1's cases more, every abort's reason is the caller's deadline (a TimeoutError). Drawn last. */
+const withDeadlineReason = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map((c) => ({ ...c, abortReason: deadlineReason })) })
 
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
@@ -96,7 +100,7 @@ const awaitingPost: fc.Arbitrary<PostSpec> = fc.record({
  */
 const stubbornBody = custom(
   'CAN-3', 'execute settles only after a started body settles, however long it runs on after the abort, and then not as a success',
-  fc.record({ runsOnMs: fc.constantFrom(150, 250), succeeds: fc.boolean() }),
+  fc.record({ runsOnMs: fc.constant(150), succeeds: fc.boolean() }),
   (c) => [
     `tool stubborn: its body ignores its signal for ${c.runsOnMs} ms, then ${c.succeeds ? 'returns' : 'throws'}`,
     'one call to stubborn, whose caller aborts as soon as the body starts',
@@ -166,7 +170,7 @@ export default [
     'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
     scenario({
       calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
-    }).chain(withAbortReason(2)),
+    }).chain(withAbortReason(2)).chain(nowAndThen(withDeadlineReason)),
   ),
   judged(
     'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
@@ -178,7 +182,7 @@ export default [
     scenario({ ...quiet, tools: longTools, wrappers: canThreeChains, calls: { abortScheduled: 100, abortAsBodySettles: 75, max: 2 } }).map((s) =>
       leavesBodyRunning(s) ? { ...s, tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA })) } : s,
     ),
-  ), stubbornBody, { scenario: 7, direct: 1 }),
+  ), stubbornBody, { scenario: 9, direct: 1 }),
   withDirect(judged(
     'CAN-4', 'cancellation replaces only successes: a denial, a tool\'s own error, a post-execute block or a TOOL_TIMEOUT stays as it is',
     scenario({

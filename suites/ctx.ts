@@ -1,6 +1,7 @@
 /** CTX: deferContext and concludeTurn. */
 import fc from 'fast-check'
 import {
+  ANY_SCHEMA,
   bodyStep,
   contextDesc,
   nowAndThen,
@@ -123,6 +124,21 @@ function concludedThenFailed(s: Scenario, model: ToolSpec): Scenario {
   return { ...sequential, tools: [...s.tools, concluder, after], calls }
 }
 
+/**
+ * In a quarter of CTX-2's scenario cases a tool of its own concludes and succeeds, and its finalizer
+ * puts new content in place; it is called last. The finalizer's content changes nothing else: the
+ * outcome still concludes the turn. Drawn last.
+ */
+function concludedThenFinalized(s: Scenario, model: ToolSpec): Scenario {
+  if (s.tools.some((t) => t.name === 'finalized')) return s
+  const finalized = toolOfItsOwn(model, 'finalized', {
+    outputSchema: ANY_SCHEMA,
+    body: { steps: [{ kind: 'conclude' }], outcome: { kind: 'return', value: { ok: true } } },
+    finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] },
+  })
+  return { ...s, tools: [...s.tools, finalized], calls: [...s.calls, { tool: 'finalized', args: {} }] }
+}
+
 export default [
   judged(
     'CTX-1',
@@ -149,7 +165,8 @@ export default [
           // A listener that delegates is where a conclusion made after the body returned would land.
           post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
           calls: { max: 2 },
-        }).chain(nowAndThen(valueReplaced)).chain(nowAndThenWith(succeedingTool(), concludedThenFailed)),
+        }).chain(nowAndThen(valueReplaced)).chain(nowAndThenWith(succeedingTool(), concludedThenFailed))
+          .chain(nowAndThenWith(succeedingTool(), concludedThenFinalized)),
       },
       {
         weight: 1,

@@ -13,12 +13,14 @@ import {
   wrapper,
   type ToolSpec,
   type Scenario,
+  type ValueDesc,
   type WrapperSpec,
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
+import { cachedResult } from './exe-cached-result.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
 /**
@@ -38,6 +40,22 @@ const scopedFirst = (s: Scenario): Scenario => ({
 const frozenMadeUp = (s: Scenario): Scenario => {
   const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
   return { ...s, wrappers: s.wrappers.map((w, i) => (i === first ? { ...w, action: { ...w.action, frozen: true } as WrapperSpec['action'] } : w)) }
+}
+/**
+ * In a quarter of EXE-4's cases the first made-up result is a success carrying content of its own,
+ * made up for the first call's tool, whose output takes any JSON, rendered as its JSON text: the
+ * value is rendered all the same, and what the wrapper wrote is never published. Drawn last.
+ */
+const madeUpWithContent = (s: Scenario): Scenario => {
+  const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
+  const target = s.calls[0]?.tool
+  const result: ValueDesc = { isError: false, value: { made: 'up' }, content: [{ type: 'text', text: 'written by the wrapper' }] }
+  const open = ({ finalize: _finalize, ...t }: ToolSpec): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } })
+  return {
+    ...s,
+    tools: s.tools.map((t) => (t.name === target ? open(t) : t)),
+    wrappers: s.wrappers.map((w, i) => (i === first && w.action.kind === 'made-up' ? { ...w, action: { ...w.action, result } } : w)),
+  }
 }
 const waitingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }
@@ -122,13 +140,13 @@ export default [
       post: fc.array(postListener, { maxLength: 1 }),
     }),
   ),
-  judged(
+  withDirect(judged(
     'EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value',
     scenario({
       ...quiet,
       // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
       tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
       wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
-    }).chain(nowAndThen(frozenMadeUp, 3)),
-  ),
+    }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)),
+  ), cachedResult),
 ]

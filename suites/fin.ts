@@ -7,6 +7,7 @@ import {
   finalizer,
   guard,
   isContent,
+  nowAndThen,
   nowAndThenWith,
   oddFinalizer,
   postListener,
@@ -17,6 +18,7 @@ import {
   succeedingTool,
   timing,
   tool,
+  toolOfItsOwn,
   validOutput,
   wrapper,
   type DecisionSpec,
@@ -37,6 +39,21 @@ const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
     fc.tuple(tool({ scoped }), f).map(([t, fin]): ToolSpec => ({ ...t, finalize: fin })),
     { minLength: 1, maxLength: 2, selector: (t) => `${t.name}/${t.scope ?? ''}` },
   )
+
+/**
+ * In a quarter of FIN-2's cases a tool of the case's own, called last, first dispatches a nested
+ * call (`parent`: its token) to another, global, that succeeds and has a finalizer; no listener,
+ * guard or wrapper stands in the way. A nested call's tool is visible to it, so its finalizer runs
+ * once too. Drawn last.
+ */
+function withNestedFinalized(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === 'nesting' || t.name === 'nested_leaf')) return s
+  const succeeding = { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: { ok: true } } } } satisfies Partial<ToolSpec>
+  const leaf = toolOfItsOwn(model, 'nested_leaf', { ...succeeding, finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } })
+  const nesting = toolOfItsOwn(model, 'nesting', { ...succeeding, body: { ...succeeding.body, steps: [{ kind: 'dispatch', tool: 'nested_leaf', args: {} }] } })
+  return { ...s, pre: [], guards: [], wrappers: [], tools: [...s.tools, nesting, leaf], calls: [...s.calls, { tool: 'nesting', args: {} }] }
+}
 
 /** Well-formed blocks: the finalizer replaces the content, and everything else must stay (FIN-3). */
 const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec => ({ kind: 'returns', value }))
@@ -144,7 +161,7 @@ export default [
       approval: defaults.approval,
       post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
-    }),
+    }).chain(nowAndThen(withNestedFinalized)),
   ),
   judged(
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',

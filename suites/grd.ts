@@ -18,6 +18,17 @@ const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'p
 /** A case of GRD-2: a scenario run twice, the second time with a denial added; now and then a later registration too. */
 interface AddedDenialCase { base: Scenario; addGuard: boolean; position: number; later?: true }
 
+/**
+ * In a quarter of GRD-1's cases the outermost listener asks, the approval service grants it and
+ * every call is agent A's: the final allow is the approval's, so the guards run after it. Drawn last.
+ */
+const askGranted = (s: Scenario): Scenario => ({
+  ...s,
+  config: { ...s.config, approval: { kind: 'returns', timing: 'sync', value: 'allowed-once' } },
+  pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'ask', reason: 'a human decides' } } }, ...s.pre],
+  calls: s.calls.map((c) => ({ ...c, agent: c.agent ?? 'A' })),
+})
+
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
 export default [
@@ -32,7 +43,7 @@ export default [
           guards: fc.array(fc.oneof(guard, falsyGuard), { minLength: 1, maxLength: 3 }),
           wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
           calls: { max: 2 },
-        }),
+        }).chain(nowAndThen(askGranted)),
       },
       // No other hook, and first an async guard's Promise of nothing, then maybe a guard that passes.
       scenario({

@@ -151,6 +151,8 @@ const withoutArguments = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map(
  */
 const withSignalReplaced = (s: Scenario, t: Timing): Scenario =>
   ({ ...s, wrappers: [{ timing: t, action: { kind: 'replace-signal' } }, ...s.wrappers] })
+/** In a quarter of IN-3's cases every call's input carries a token of the caller's own, which no stage may see. Drawn last. */
+const withCallerTokens = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map((c) => ({ ...c, callerToken: true as const })) })
 
 /**
  * In half of IN-1's scenario cases the caller changes its arguments object once execute is called, in
@@ -209,7 +211,7 @@ export default [
   judged(
     'IN-3', 'each execution gets a fresh token — a nested one too — and every stage of one call sees the same token',
     scenario({ tools: fc.oneof(defaults.tools, { weight: 3, arbitrary: withNested(tool()) }), calls: { max: 3, agents: true } })
-      .chain(nowAndThenWith(timing, withSignalReplaced)),
+      .chain(nowAndThenWith(timing, withSignalReplaced)).chain(nowAndThen(withCallerTokens)),
   ),
 
   judged(

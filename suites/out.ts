@@ -174,16 +174,35 @@ const notPlain: fc.Arbitrary<ValueDesc> = fc
  * publishes it as plain JSON. Drawn last, so the rest of a case is what it was before.
  */
 function withNotPlainMeta(s: Scenario, meta: ValueDesc): Scenario {
-  const model = s.tools[0]
-  if (!model) return s
-  const { finalize: _finalize, ...unfinalized } = model
-  const metered = toolOfItsOwn(unfinalized, 'metered', {
+  return calledLast(s, 'metered', {
     outputSchema: ANY_SCHEMA,
     body: { steps: [], outcome: { kind: 'return', value: 1 } },
     render: { kind: 'returns', value: [{ type: 'text', text: 'x' }] },
     meta: { kind: 'returns', value: meta },
   })
-  return { ...s, tools: [...s.tools, metered], calls: [...s.calls, { tool: 'metered', args: {} }] }
+}
+
+/** The case with a tool of its own, its first tool's model without a finalizer, changed, and called last. */
+function calledLast(s: Scenario, name: string, changes: Partial<ToolSpec>): Scenario {
+  const model = s.tools[0]
+  if (!model) return s
+  const { finalize: _finalize, ...unfinalized } = model
+  return { ...s, tools: [...s.tools, toolOfItsOwn(unfinalized, name, changes)], calls: [...s.calls, { tool: name, args: {} }] }
+}
+
+/**
+ * In a quarter of OUT-2's cases a tool of its own returns a falsy value (0, '', false, null) and
+ * projects it like any other, meta included, and it is called last: a projection is made of every
+ * value, never skipped for one that reads as nothing. Drawn last.
+ */
+const falsy = fc.constantFrom<ValueDesc>(0, '', false, null)
+function withFalsyValue(s: Scenario, value: ValueDesc): Scenario {
+  return calledLast(s, 'falsy', {
+    outputSchema: ANY_SCHEMA,
+    body: { steps: [], outcome: { kind: 'return', value } },
+    render: { kind: 'json-text' },
+    meta: { kind: 'json-text' },
+  })
 }
 
 const throwingTool = tool().map((t): ToolSpec => (
@@ -251,7 +270,7 @@ export default [
       ...quiet,
       tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
       calls: { max: 2 },
-    }).chain(nowAndThenWith(notPlain, withNotPlainMeta)),
+    }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue)),
   ),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',

@@ -8,6 +8,8 @@ import fc from 'fast-check'
 import { buildValue, malformedPre, times, valueWords, type ValueDesc } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import type { RegistryUnderTest } from '../harness/contract/adapter.js'
+import type { ToolExecution } from '../harness/contract/spec.js'
 
 type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
 
@@ -23,16 +25,21 @@ export interface OverrideCase {
   thenReadTwice?: boolean
   /** No outer listener: the inner one decides the waterfall (a denial an outer listener allows after next() is an allow). */
   alone?: boolean
+  /**
+   * PRE-4: once next() settled, the outer listener starts a second call to target and waits until it
+   * reaches the inner listener, which allows it: the first call's throw stays its own.
+   */
+  overlapping?: boolean
 }
 
 // The last keys are drawn last, so a case's other keys are what they were before they were added.
-const overrideCase = (inner: fc.Arbitrary<Inner>, pre3 = false): fc.Arbitrary<OverrideCase> =>
-  fc.record({
-    inner,
-    between: fc.integer({ min: 0, max: 2 }),
-    outerAwaits: fc.boolean(),
-    ...(pre3 ? { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean() } : {}),
-  })
+type ClauseKeys = Pick<OverrideCase, 'thenNullReasonAsk' | 'thenReadTwice' | 'overlapping'>
+const overrideCase = (inner: fc.Arbitrary<Inner>, own: { [K in keyof ClauseKeys]?: fc.Arbitrary<boolean> } = {}): fc.Arbitrary<OverrideCase> =>
+  fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean(), ...own })
+const CLAUSE_KEYS = {
+  'PRE-3': { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean() },
+  'PRE-4': { overlapping: fc.boolean() },
+}
 
 const innerOutcome = (inner: Inner): unknown => {
   if (inner.kind === 'throws') throw new Error('toolreg: inner listener throws')
@@ -46,11 +53,12 @@ const innerWords = (inner: Inner) => (inner.kind === 'returns' ? `answers ${valu
 function overrideStory(stage: 'pre-execute' | 'post-execute', outerDecides: string, c: OverrideCase): string[] {
   const pause = c.outerAwaits ? ', waits a scheduler point' : ''
   if (c.alone) return ['tool target', `${stage} #0 ${innerWords(c.inner)}`, 'one call to target']
+  const second = c.overlapping ? ', starts a second call to target, waits until it reaches the last listener' : ''
   return [
     'tool target',
-    `${stage} #0 awaits next(), swallows what it got${pause} and ${outerDecides}`,
+    `${stage} #0 awaits next(), swallows what it got${second}${pause} and ${outerDecides}`,
     ...Array.from({ length: c.between }, (_, i) => `${stage} #${i + 1} delegates`),
-    `${stage} #${c.between + 1} ${innerWords(c.inner)}`,
+    `${stage} #${c.between + 1} ${innerWords(c.inner)}${c.overlapping ? ' (for the second call, allows)' : ''}`,
     'one call to target',
   ]
 }
@@ -99,7 +107,7 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
   ]
   return custom(
     id, rule,
-    overrideCase(inner, id === 'PRE-3'),
+    overrideCase(inner, CLAUSE_KEYS[id]),
     (c) => waterfalls(c).flatMap((w, i) => [...(i > 0 ? ['then, on a new registry:'] : []), ...overrideStory('pre-execute', 'allows', w)]),
     async (ctx, c) => {
       for (const w of waterfalls(c)) {
@@ -107,25 +115,52 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
         if (w.alone && (await bodyRunsDespite(ctx, plainDeny))) continue
         const registry = await ctx.registry()
         let bodyRan = false
-        registry.register(liveTool('target', { execute: async () => ((bodyRan = true), { ok: true }) }))
-        if (!w.alone) registry.onPreExecute(async (_exec, next) => {
+        const overlap = w.overlapping ? secondCall(ctx, registry) : undefined
+        registry.register(liveTool('target', { execute: async (_args: unknown, run: ToolExecution) => ((bodyRan ||= run.callId !== SECOND), { ok: true }) }))
+        if (!w.alone) registry.onPreExecute(async (exec, next) => {
           try {
             await next()
           } catch {
             // the outer listener swallows what it got and allows anyway
           }
+          if (exec.callId !== SECOND) await overlap?.start()
           if (w.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
           return { kind: 'allow' }
         })
         for (let i = 0; i < w.between; i++) registry.onPreExecute((_exec, next) => next())
-        registry.onPreExecute(() => innerOutcome(w.inner) as never)
+        registry.onPreExecute((exec) => (exec.callId === SECOND ? overlap?.reached() : innerOutcome(w.inner)) as never)
         const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
+        await overlap?.settled()
         const allowed = w.alone ? 'no listener allowed' : 'only an outer listener allowed'
         if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner)} and ${allowed}`)
         if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
       }
     },
   )
+}
+
+const SECOND = 'x-second'
+
+/**
+ * A second call to target, started while the first call's outer listener waits: `start` resolves
+ * once it reached the inner listener (or after a few scheduler points, for a registry that holds it
+ * back), `reached` is that listener's allow, and `settled` waits for the call to end.
+ */
+function secondCall(ctx: CustomContext, registry: RegistryUnderTest) {
+  let pending: Promise<unknown> | undefined
+  let arrive = () => {}
+  const arrived = new Promise<void>((resolve) => (arrive = resolve))
+  const pauses = async () => {
+    for (let i = 0; i < 3; i++) await ctx.scheduler.schedule(Promise.resolve())
+  }
+  return {
+    start: () => {
+      pending = registry.execute(input('target', {}, { callId: SECOND }))
+      return Promise.race([arrived, pauses()])
+    },
+    reached: () => (arrive(), { kind: 'allow' }),
+    settled: () => (pending ? ctx.scheduler.waitFor(pending) : undefined),
+  }
 }
 
 /** A post-execute waterfall: the outer listener accepts whatever it got from next(). */

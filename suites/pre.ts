@@ -20,6 +20,7 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { withDirect } from './with-direct.js'
+import { registeredAgain } from './pre-registered-again.js'
 
 /**
  * In a quarter of PRE-7's cases the first call is made again by a lookalike of agent A (its key's
@@ -53,10 +54,10 @@ const prototypeNamedOften = fc.uniqueArray(
 )
 
 export default [
-  judged(
+  withDirect(judged(
     'PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow',
     scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) }),
-  ),
+  ), registeredAgain, { scenario: 2, direct: 1 }),
   judged(
     'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
     scenario({ pre: around(returns(deny)), perTool: deny }),

@@ -119,6 +119,34 @@ const bothReplacedForB = (s: Scenario, value: ValueDesc): Scenario =>
  * blocks is a content replacement all the same, never "no content". Drawn last.
  */
 const emptyContent = (s: Scenario): Scenario => withFirstPost(s, { kind: 'returns', value: { kind: 'accept', content: [] } })
+/**
+ * In a quarter of PST-1's cases the first call's tool returns a value and the first listener puts in
+ * its place one that is not lossless JSON but reads as the same JSON text (a member undefined, -0 for
+ * 0, a Date for its ISO text, a Map for {}): a replacement all the same, re-validated into an error.
+ * A value replacement already drawn stays (the meta of a value put in place is checked there). Drawn last.
+ */
+const lookalikes = fc.constantFrom<[ValueDesc, ValueDesc]>(
+  [{ n: 1 }, { n: 1, note: { $: 'undefined' } }],
+  [0, { $: 'negzero' }],
+  ['1970-01-01T00:00:00.000Z', { $: 'date' }],
+  [{}, { $: 'map' }],
+)
+const withLookalikeReplacement = (s: Scenario, [value, lookalike]: [ValueDesc, ValueDesc]): Scenario => {
+  if (replacesValue(s.post[0]?.decision)) return s
+  const target = s.calls[0]?.tool
+  const returning = (t: ToolSpec): ToolSpec => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'return', value } } })
+  const decision: DecisionSpec = { kind: 'returns', value: { kind: 'accept', value: lookalike } }
+  return { ...s, tools: s.tools.map((t) => (t.name === target ? returning(t) : t)), post: s.post.map((p, i) => (i === 0 ? { ...p, decision } : p)) }
+}
+/**
+ * In a quarter of PST-2's cases a gate ends every call before any body runs, a guard's denial or a
+ * pre-execute listener's, registered first: the listeners that then put a success's value in place
+ * meet an error no body made, and it stays one. Drawn last.
+ */
+const gates = fc.constantFrom<'guard' | 'pre-execute'>('guard', 'pre-execute')
+const deniedAtAGate = (s: Scenario, gate: 'guard' | 'pre-execute'): Scenario => gate === 'guard'
+  ? { ...s, guards: [{ verdict: { kind: 'returns', value: 'denied by a guard' } }, ...s.guards] }
+  : { ...s, pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'deny', reason: 'denied before any body' } } }, ...s.pre] }
 const failingTool = tool().map((t): ToolSpec => (
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
 ))
@@ -136,7 +164,8 @@ export default [
             { minLength: 1, maxLength: 1 },
           ),
           post: posts,
-        }).chain(nowAndThenWith(negativeZeroValue, withFirstPost)).chain(nowAndThen(emptyContent)),
+        }).chain(nowAndThenWith(negativeZeroValue, withFirstPost)).chain(nowAndThen(emptyContent))
+          .chain(nowAndThenWith(lookalikes, withLookalikeReplacement)),
       },
       // A failing tool whose listeners block or put new content in place: PST-1's rules on an error.
       {
@@ -156,7 +185,7 @@ export default [
       tools: fc.array(fc.oneof({ weight: 3, arbitrary: failingTool }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
       pre: fc.array(preListener(), { maxLength: 2 }),
       post: resurrecting,
-    }),
+    }).chain(nowAndThenWith(gates, deniedAtAGate)),
   ),
   withDirect(judged(
     'PST-3',

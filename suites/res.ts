@@ -27,6 +27,13 @@ function withSelfDisposing(s: Scenario): Scenario {
   }
 }
 
+/**
+ * In a quarter of RES-4's cases the first observer is an async function, so what it throws is a
+ * rejected promise, and a quiet observer follows the others: it is notified all the same. Drawn last.
+ */
+const withRejectingObserver = (s: Scenario): Scenario =>
+  ({ ...s, observers: [...s.observers.map((o, i) => (i === 0 ? { ...o, async: true as const } : o)), { throws: false }] })
+
 export default [
   judged(
     'RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with',
@@ -47,6 +54,7 @@ export default [
   ),
   judged(
     'RES-4', 'an observer that throws changes neither the outcome nor what other observers receive',
-    scenario({ observers: fc.array(observer.map((o) => ({ ...o, throws: true })), { minLength: 1, maxLength: 3 }) }),
+    scenario({ observers: fc.array(observer.map((o) => ({ ...o, throws: true })), { minLength: 1, maxLength: 3 }) })
+      .chain(nowAndThen(withRejectingObserver)),
   ),
 ]

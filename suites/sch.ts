@@ -26,6 +26,8 @@ interface ToolCase {
   parameters: ValueDesc
   extra: ExtraField[]
   host: boolean
+  /** Described by the empty string: a description all the same, listed like any other. */
+  emptyDescription?: true
 }
 
 const toolCase: fc.Arbitrary<ToolCase> = fc.record({
@@ -59,10 +61,14 @@ function withShadowDisposed(c: ListingCase): ListingCase {
   const others = rest.filter((t) => t.name !== first.name)
   return { ...c, cases: [global, { ...global, scope: 'A' }, ...others], shadowDisposed: true }
 }
+/** In a quarter of the cases the first tool's description is the empty string, which is listed all the same. Drawn last. */
+const withEmptyDescription = (c: ListingCase): ListingCase =>
+  ({ ...c, cases: c.cases.map((t, i) => (i === 0 ? { ...t, emptyDescription: true as const } : t)) })
 const listedThenRegistered = scopedToolCases
   .map((cases): ListingCase => ({ cases }))
   .chain(nowAndThen((c): ListingCase => ({ ...c, registeredLater: true })))
   .chain(nowAndThen(withShadowDisposed))
+  .chain(nowAndThen(withEmptyDescription))
 const LATE = 'registered_late'
 
 /** Parameters with an own key named __proto__: lossless JSON that a copy made by assignment loses. */
@@ -79,12 +85,13 @@ function extraWords(extra: ExtraField): string {
 const toolsStory = (cases: ToolCase[]): string[] =>
   cases.map((c) => [
     `tool ${c.name}${c.scope ? ` for agent ${c.scope} (globally without the scopes profile)` : ''}: parameters ${valueWords(c.parameters)}`,
+    ...(c.emptyDescription ? ['an empty description'] : []),
     ...(c.host ? ['with host fields (timeoutMs, isConcurrencySafe, finalizeContent, presentCall, presentResult)'] : []),
     ...c.extra.map(extraWords),
   ].join('; '))
 
 function definition(c: ToolCase): ToolDefinition {
-  const description = `The ${c.name} tool${c.scope ? ` of agent ${c.scope}` : ''}.`
+  const description = c.emptyDescription ? '' : `The ${c.name} tool${c.scope ? ` of agent ${c.scope}` : ''}.`
   const def = liveTool(c.name, { description, parameters: buildValue(c.parameters) as never }) as unknown as Record<PropertyKey, unknown>
   if (c.host) {
     def.timeoutMs = 50

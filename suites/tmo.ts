@@ -34,8 +34,8 @@ async function farDeadlineHolds(ctx: CustomContext, registry: RegistryUnderTest)
   if (aborted || result.isError) ctx.fail(`a tool with timeoutMs 3e9 was ${aborted ? 'aborted' : 'ended as an error'} after 5 ms`)
 }
 
-/** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too. */
-interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true }
+/** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too, and in a third a nested call's. */
+interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true; nested?: true }
 
 /**
  * With the policy, agent A's tool declares no deadline and shadows a global tool that does: a
@@ -61,6 +61,35 @@ async function shadowingToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): 
   if (aborted) ctx.fail('the body of agent A\'s tool, declaring no timeoutMs, saw its signal abort (the deadline of the global tool it shadows)')
 }
 
+/**
+ * With the policy, tool parent has a deadline and its body makes a nested call (its token as
+ * parent, a signal of its own) to child, which declares none and runs past the parent's deadline:
+ * the nested call is an execution of its own, with child's deadline (none), never what is left of its parent's.
+ */
+async function nestedCallHasNoDeadline(ctx: CustomContext, c: DeadlineCase): Promise<void> {
+  if (!ctx.adapter.profiles.includes('code') || !ctx.adapter.profiles.includes('timeout')) return
+  const registry = await ctx.registry({ timeoutPolicy: true })
+  let childAborted = false
+  let childResult: ToolExecutionResult | undefined
+  registry.register(liveTool('child', {
+    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+      await sleep(c.timeoutMs + c.overrunMs)
+      childAborted = exec.signal.aborted
+      return { child: true }
+    }) as never,
+  }))
+  registry.register(liveTool('parent', {
+    timeoutMs: c.timeoutMs,
+    execute: (async (_args: unknown, exec: { token: unknown }) => {
+      childResult = await registry.execute(input('child', {}, { parent: exec.token as never }))
+      return { parent: true }
+    }) as never,
+  }))
+  await registry.execute(input('parent'))
+  if (childAborted) ctx.fail('the nested call to child, whose tool declares no timeoutMs, saw its signal abort (its parent\'s deadline)')
+  else if (childResult?.isError) ctx.fail(`the nested call to child, whose tool declares no timeoutMs, ended as an error (${codeOf(registry, childResult)})`)
+}
+
 export default [
   custom(
     'TMO-1', 'the registry arms no timer of its own: without the policy a body past timeoutMs completes; with it, a tool without timeoutMs has no deadline',
@@ -68,7 +97,7 @@ export default [
       timeoutMs: fc.integer({ min: 1, max: 4 }),
       overrunMs: fc.integer({ min: 5, max: 15 }),
       withPolicy: fc.boolean(),
-    }).chain(nowAndThen((c): DeadlineCase => ({ ...c, shadowing: true }), 3)),
+    }).chain(nowAndThen((c): DeadlineCase => ({ ...c, shadowing: true }), 3)).chain(nowAndThen((c): DeadlineCase => ({ ...c, nested: true }), 3)),
     (c: DeadlineCase) => [
       c.withPolicy
         ? `tool slow, without timeoutMs: its body takes ${c.timeoutMs + c.overrunMs} ms`
@@ -79,9 +108,15 @@ export default [
         'then, where the adapter has scopes and the policy, in a registry of its own with the policy: a global tool slow ' +
           `with timeoutMs ${c.timeoutMs}, agent A's own slow without timeoutMs whose body takes ${c.timeoutMs + c.overrunMs} ms, one call to slow as agent A`,
       ] : []),
+      ...(c.nested ? [
+        'then, where the adapter has the code profile and the policy, in a registry of its own with the policy: tool parent with ' +
+          `timeoutMs ${c.timeoutMs}, whose body calls child (its token as parent); child declares no timeoutMs and takes ` +
+          `${c.timeoutMs + c.overrunMs} ms; one call to parent`,
+      ] : []),
     ],
     async (ctx, c) => {
       if (c.shadowing) await shadowingToolHasNoDeadline(ctx, c)
+      if (c.nested) await nestedCallHasNoDeadline(ctx, c)
       const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
       const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
       let bodySignal: AbortSignal | undefined

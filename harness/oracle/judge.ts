@@ -14,6 +14,7 @@ import { hangFindings } from './checks/hang.js'
 import { attacksTookNoEffect, finalizerOwnership, noResurrection, renderSnapshot } from './checks/hostile.js'
 import { nestedTokensOfTheirOwn, projectionsSawSnapshots, tokenOfItsOwn } from './checks/immutability.js'
 import { judgeEitherShape } from './checks/lax-shape.js'
+import { projectionsCalledOnOutput } from './checks/projection-receiver.js'
 import { replacedValueRerendered } from './checks/rerendered.js'
 import { rootOnly, voidAfterTamper } from './checks/one-verdict.js'
 import type { Violation } from './violation.js'
@@ -51,6 +52,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
   nestedTokensOfTheirOwn(trace, owners, out)
   absentPathBroken(scenario, out)
   projectionsSawSnapshots(scenario, trace, out)
+  projectionsCalledOnOutput(trace, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {
     reporter('presentation', out)('DEF-3', 'present-during-execution', 'the registry called presentCall/presentResult during execution')

@@ -14,6 +14,7 @@ import { Codec, type Encoded } from './codec.js'
 import type { Message, Reply, Request, Welcome } from './messages.js'
 import { ProtocolError, ServerEnded } from './protocol-error.js'
 import type { Incoming, Transport } from './transport.js'
+import { UNKNOWN_RECEIVER } from '../safe/unknown-receiver.js'
 import { validateMessage } from './validate.js'
 
 export interface PeerOptions {
@@ -260,7 +261,7 @@ export class Peer {
         const fn = this.codec.tables.own(message.fn)
         if (typeof fn !== 'function') throw new ProtocolError(`call to handle ${message.fn}, which is not a function of this side`)
         const args = this.codec.decodeList(message.args)
-        return Reflect.apply(fn, undefined, args)
+        return Reflect.apply(fn, UNKNOWN_RECEIVER, args)
       }
       case 'settle':
         this.codec.settle(message.promise, 'error' in message ? { error: this.codec.decode(message.error) } : { value: this.codec.decode(message.value) })

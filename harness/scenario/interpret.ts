@@ -10,12 +10,13 @@ import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../safe/safe-read.js'
 import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
-import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, ObserverSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { applyWrites } from './attack.js'
 import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
 import { stageEntered } from './stage-probe.js'
 import { installToolDecisions } from './tool-decisions.js'
 import { lookalikeOf } from './lookalike-agent.js'
+import { UNKNOWN_RECEIVER } from '../safe/unknown-receiver.js'
 import { SEAMS } from '../contract/seam-names.js'
 
 /** Strings of a result kept in the trace's JSON copy (a 50 MB result must not fill reports). */
@@ -85,6 +86,7 @@ class ScenarioRun {
   readonly nested: CallRecord[] = []
   readonly projected: NonNullable<Trace['projected']> = []
   private readonly tokens = new Map<unknown, number>()
+  private callerTokens = 1
   /** The harness's identity of each execution object seen, bound at first sight. */
   private readonly owners = new WeakMap<object, string>()
   private readonly tokenOwners = new Map<unknown, string>()
@@ -178,7 +180,7 @@ class ScenarioRun {
       )),
       ...s.observers.map((spec, i) => step('onResult', () => {
         const own: { dispose?: () => void } = {}
-        own.dispose = registry.onResult(this.observer(i, spec.throws, spec.attack, spec.disposesSelf ? own : undefined), scope(spec.scope))
+        own.dispose = registry.onResult(this.observer(i, spec, spec.disposesSelf ? own : undefined), scope(spec.scope))
       })),
     ]
     return errors.find((e) => e !== undefined)
@@ -207,6 +209,7 @@ class ScenarioRun {
     }
     if (spec.agent) input.agent = spec.lookalikeAgent ? lookalikeOf(registry, spec.agent) : registry.agent(spec.agent)
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
+    if (spec.callerToken) Object.assign(input, { token: this.callerToken(callId) })
     const abort = (marks: { asBodySettled?: true } = {}) => {
       this.events.push({ ev: 'abort', call: callId, ...marks })
       if (spec.abortReason === undefined) controller.abort()
@@ -260,6 +263,13 @@ class ScenarioRun {
 
   private pause(): Promise<void> {
     return this.scheduler ? this.scheduler.schedule(Promise.resolve()).then(() => undefined) : Promise.resolve()
+  }
+
+  /** A token a caller put on its input; the trace numbers it below zero, so a stage that sees it shows (IN-3). */
+  private callerToken(callId: string): object {
+    const token = Object.freeze({ chosenByTheCaller: callId })
+    this.tokens.set(token, -(this.callerTokens++))
+    return token
   }
 
   private token(exec: ToolExecution): number {
@@ -440,8 +450,9 @@ class ScenarioRun {
     }
   }
 
-  private observer(index: number, throws: boolean, attack?: Attack, own?: { dispose?: () => void }) {
-    return (exec: ToolExecution, result: unknown): void => {
+  private observer(index: number, spec: ObserverSpec, own?: { dispose?: () => void }) {
+    const { attack } = spec
+    const notified = (exec: ToolExecution, result: unknown): void => {
       const call = this.enter('observer', exec, index, { resultFrozen: isDeepFrozen(result), isError: isErrorResult(result) })
       ;(this.records.find((r) => r.callId === call) ?? this.nested.find((r) => r.callId === call))?.observed.push(result)
       this.attack('observer', call, 'exec', exec, attack?.exec)
@@ -451,7 +462,14 @@ class ScenarioRun {
       const dispose = own?.dispose
       if (own) own.dispose = undefined
       dispose?.()
-      if (throws) throw this.thrown('toolreg: observer throws')
+      if (spec.throws) throw this.thrown('toolreg: observer throws')
+    }
+    if (!spec.async) return notified
+    return (exec: ToolExecution, result: unknown): Promise<void> => {
+      const settled = (async () => notified(exec, result))()
+      // A registry may ignore what an observer returns (ResultObserver returns void): its rejection is then nobody's escape.
+      settled.catch(() => undefined)
+      return settled
     }
   }
 
@@ -577,14 +595,26 @@ class ScenarioRun {
       }
       return asText ? [{ type: 'text', text: JSON.stringify(value) }] : { size: JSON.stringify(value)?.length ?? 0 }
     }
-    const handed = (args: unknown) => this.projected.push({ tool: spec.name, args: safeJson(args) })
-    const output: Record<string, unknown> = {
-      schema: buildValue(spec.outputSchema),
-      render: (args: unknown, value: unknown) => (handed(args), project(spec.render, value, true)),
+    const output: Record<string, unknown> = { schema: buildValue(spec.outputSchema) }
+    // Called as a method of `output`, a copy or a Proxy of it (holding its schema or this projection), as a projection
+    // that reads `this` needs (OUT-2); a call that crossed the protocol carries no receiver to judge.
+    const onOutput = (self: unknown, key: string) =>
+      self === UNKNOWN_RECEIVER || readField(self, 'schema') === output.schema || readField(self, key) === output[key]
+    const handed = (args: unknown, self: unknown, key: 'render' | 'presentationMeta') => this.projected.push({
+      tool: spec.name,
+      args: safeJson(args),
+      ...(onOutput(self, key) ? {} : { detached: true as const }),
+    })
+    output.render = function render(this: unknown, args: unknown, value: unknown) {
+      handed(args, this, 'render')
+      return project(spec.render, value, true)
     }
-    if (spec.meta) {
-      const meta = spec.meta
-      output.presentationMeta = (args: unknown, value: unknown) => (handed(args), project(meta, value, false))
+    const meta = spec.meta
+    if (meta) {
+      output.presentationMeta = function presentationMeta(this: unknown, args: unknown, value: unknown) {
+        handed(args, this, 'presentationMeta')
+        return project(meta, value, false)
+      }
     }
     return output
   }

@@ -199,7 +199,7 @@ export const SCENARIO_SCHEMA = {
       items: {
         type: 'object',
         required: ['throws'],
-        properties: { scope, throws: { type: 'boolean' }, disposesSelf: { const: true }, attack },
+        properties: { scope, throws: { type: 'boolean' }, disposesSelf: { const: true }, async: { const: true }, attack },
         additionalProperties: false,
       },
     },
@@ -222,6 +222,7 @@ export const SCENARIO_SCHEMA = {
           abortAsBodySettles: { type: 'boolean' },
           abortWhilePostRuns: { type: 'boolean' },
           fakeParent: { type: 'boolean' },
+          callerToken: { const: true },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
           sameCallIdAs: { type: 'integer', minimum: 0 },
           program: {

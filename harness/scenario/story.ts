@@ -111,6 +111,7 @@ function call(spec: CallSpec, index: number): string {
     spec.callerChangesArgs && `the caller changes its ${spec.callerChangesArgs === 'live' ? '' : 'shallow-frozen '}arguments once execute is called`,
     spec.abortReason !== undefined && `every abort gives the reason ${showValue(spec.abortReason)}`,
     spec.fakeParent && 'carries a parent that is not in flight',
+    spec.callerToken && 'carries a token of its own',
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,
   ].filter(Boolean)
@@ -130,7 +131,8 @@ export function scenarioStory(scenario: Scenario): string[] {
     ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),
     ...scenario.observers.map((o, i) => {
       const self = o.disposesSelf ? ' disposes of itself when first notified' : ''
-      return `observer #${i}${scoped(o.scope)}${self}${o.throws ? ' throws' : ''}`
+      const throws = o.throws ? (o.async ? ' rejects' : ' throws') : ''
+      return `observer #${i}${scoped(o.scope)}${o.async ? ' (async)' : ''}${self}${throws}`
     }),
   ]
   const calls = scenario.calls.map(call)

@@ -73,8 +73,11 @@ export interface Trace {
   calls: CallRecord[]
   /** Nested calls bodies dispatched (`dispatch` steps), named `<parent callId>/<step index>`. */
   nested?: CallRecord[]
-  /** The arguments each render or presentationMeta call was handed, as JSON text (IN-1: a snapshot). */
-  projected?: { tool: string; args: string }[]
+  /**
+   * Each call of a render or presentationMeta: the arguments it was handed, as JSON text (IN-1: a
+   * snapshot), and `detached` where it was not called on its output (OUT-2).
+   */
+  projected?: { tool: string; args: string; detached?: true }[]
   /** Set when the case ran past its time budget: the last stage entered names where it hung. */
   hung?: { lastStage: string }
   /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */

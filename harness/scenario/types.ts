@@ -192,6 +192,8 @@ export interface ObserverSpec {
   throws: boolean
   /** Calls its own disposer when first notified (calls then run one after another: RES-1). */
   disposesSelf?: true
+  /** An async function: it returns a promise, and what it throws becomes that promise's rejection (RES-4). */
+  async?: true
   attack?: Attack
 }
 
@@ -236,6 +238,8 @@ export interface CallSpec {
   lookalikeAgent?: true
   /** A parent token that is not an execution in flight (CODE-5). */
   fakeParent?: boolean
+  /** The input carries a `token` of the caller's own, which the registry must not adopt (IN-3). */
+  callerToken?: true
   /** Hand execute an input that is not well-typed (IN-4). */
   malformed?: 'not-an-object' | 'no-signal' | 'callId-not-a-string'
   /** Hand execute the callId of an earlier call (two calls share a callId; sequential runs only). */

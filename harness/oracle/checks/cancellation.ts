@@ -84,6 +84,10 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
   const report = view.report('cancellation')
   const expected = e.outcome
   const code = record.code
+  // Aborted at entry: ABORTED_BEFORE_DISPATCH, whatever reason the caller gave the abort (CAN-1).
+  if (expected.clause === 'CAN-1' && expected.code !== undefined && result.isError && code !== expected.code) {
+    report('CAN-1', 'entry-code', `a call aborted at entry ended with code ${code}, expected ${expected.code}`)
+  }
   // A denial the registry never awaited (PRE-6) was never an outcome CAN-4 could keep.
   const unawaitedDenial = (e.outcome.clause === 'PRE-2' || e.outcome.clause === 'PRE-3') && (settledDuringPre(view) || movedOnDuringPre(view))
   const decidedAt = unawaitedDenial ? -1 : decisionPoint(view.trace, view.callId, e)

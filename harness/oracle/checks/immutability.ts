@@ -51,10 +51,11 @@ export function tamperTookEffect(view: Pick<CallView, 'trace' | 'callId' | 'repo
   }
 }
 
-/** IN-3: the stages of one call see one token. */
+/** IN-3: the stages of one call see one token, never one the caller put on its input (numbered below zero). */
 export function oneToken(view: CallView): void {
   const tokens = new Set(view.entered.map((x) => x.token))
   if (tokens.size > 1) view.report('immutability')('IN-3', 'tokens-within-call', 'stages of one call saw different tokens')
+  if ([...tokens].some((t) => t < 0)) view.report('immutability')('IN-3', 'token-chosen-by-caller', 'a stage saw the token the caller put on its input')
 }
 
 /**

@@ -47,11 +47,14 @@ export function routedStages(view: CallView): string[] {
   const decidedBy = (clause: string | undefined) => void (clause !== undefined && deciderChanged.push(clause))
   decidedBy(ordered(view, 'pre', e.pre.slice(0, e.preEntered), c.pre, report))
   approvalRequests(view, report)
-  // Guards entered by a call that should have stopped before them echo that earlier stop.
+  const beforeApproval = guardsBeforeApproval(view)
+  if (beforeApproval) report('GRD-1', 'guard-before-approval', 'a guard ran before the approval the ask waited for: no final allow yet')
+  // Guards entered by a call that should have stopped before them echo that earlier stop (unless they came before its approval).
   const guardsTooEarly = e.guardsEntered === 0 && count(view, 'guard') > 0 && !e.outcome.clause.startsWith('GRD')
   // Guards entered past the one that decided: its denial (or throw) was ignored, the guard's clause.
   const pastDecider = count(view, 'guard') > e.guardsEntered ? c.guardDecider : undefined
-  const guardsFiled = ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? c.guardsTooEarly : (pastDecider ?? c.guards), report)
+  const early = beforeApproval ? 'GRD-1' : c.guardsTooEarly
+  const guardsFiled = ordered(view, 'guard', guardsExpected(view), guardsTooEarly ? early : (pastDecider ?? c.guards), report)
   // A guard out of scope may have decided the call in place of the predicted stage (SCP-2); order alone is settled above.
   if (guardsFiled === 'SCP-2') decidedBy(guardsFiled)
   decidedBy(ordered(view, 'wrapper', e.wrappers.slice(0, e.wrappersEntered), c.wrappers, report))
@@ -64,6 +67,18 @@ export function routedStages(view: CallView): string[] {
   if (e.postRuns === true) ordered(view, 'post', e.post.slice(0, e.postEntered), c.post, report)
   if (e.postRuns === false && count(view, 'post') > 0) report(c.postBypassed, 'post-bypassed', 'post-execute ran for an outcome that bypasses it')
   return deciderChanged
+}
+
+/**
+ * An ask waits for its approval: a guard of the call entered before its approval request ran too
+ * early (GRD-1). With no request at all, the missing request is APR-1's, filed there.
+ */
+function guardsBeforeApproval(view: CallView): boolean {
+  if (!view.e.approvalRequested) return false
+  const events = view.trace.events
+  const guard = events.findIndex((x) => x.ev === 'enter' && x.stage === 'guard' && x.call === view.callId)
+  const request = events.findIndex((x) => x.ev === 'approval-request' && x.call === view.callId)
+  return guard >= 0 && request >= 0 && guard < request
 }
 
 /**

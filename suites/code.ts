@@ -166,7 +166,8 @@ export default [
       if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
       if (leaf?.isError) ctx.fail(`the call to leaf from ${toolNames[0]}'s body, its parent in flight, ended as an error (${codeOf(registry, leaf)})`)
       for (const name of deeper ? [...toolNames, 'leaf'] : toolNames) {
-        const stages = JSON.stringify(seen.get(name) ?? [])
+        // A stage met twice is its own clause's (RES-1 for the observers, FIN-2, PRE-8), not CODE-2's: each is counted once.
+        const stages = JSON.stringify([...new Set(seen.get(name) ?? [])])
         if (stages !== '["pre","guard","wrapper","body","post","finalize","result"]') ctx.fail(`the nested call to ${name} passed ${stages}`)
       }
     },

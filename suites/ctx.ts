@@ -206,9 +206,10 @@ export default [
           subCalls[Number(exec.name.slice(4))]?.fate === 'blocked' ? { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } : next()
         ),
       )
-      const nested: { isError: boolean; concludesTurn?: unknown }[] = []
+      // Each sub-call's result once, however often observers are told of it (that count is RES-1's).
+      const nested = new Set<{ isError: boolean; concludesTurn?: unknown }>()
       registry.onResult((exec, result) => {
-        if (exec.parent !== undefined) nested.push(result as never)
+        if (exec.parent !== undefined) nested.add(result as never)
       })
       const program = registry.codeProgram(subCalls.map((_, i) => ({ name: `sub_${i}`, arguments: {} })))
       const outcome = await registry.execute({
@@ -218,9 +219,9 @@ export default [
         signal: new AbortController().signal,
         agent: registry.agent('A'),
       })
-      const authoritative = nested.some((r) => !r.isError && r.concludesTurn === true)
+      const authoritative = [...nested].some((r) => !r.isError && r.concludesTurn === true)
       const concluded = (outcome as { concludesTurn?: unknown }).concludesTurn === true
-      if (nested.length !== subCalls.length) ctx.fail(`observers saw ${nested.length} sub-calls for ${subCalls.length} in the program`)
+      if (nested.size !== subCalls.length) ctx.fail(`observers saw ${nested.size} sub-calls for ${subCalls.length} in the program`)
       if (concluded !== authoritative) ctx.fail(
         `run_code concludesTurn is ${concluded}, but the sub-calls' final outcomes ${authoritative ? 'do' : 'do not'} carry a conclusion`,
       )

@@ -18,7 +18,6 @@ import {
   succeedingTool,
   timing,
   tool,
-  toolOfItsOwn,
   validOutput,
   wrapper,
   type DecisionSpec,
@@ -27,6 +26,7 @@ import {
   type PostSpec,
   type Scenario,
   type ToolSpec,
+  withNestedCallLast,
   withOddThrows,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
@@ -41,19 +41,11 @@ const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   )
 
 /**
- * In a quarter of FIN-2's cases a tool of the case's own, called last, first dispatches a nested
- * call (`parent`: its token) to another, global, that succeeds and has a finalizer; no listener,
- * guard or wrapper stands in the way. A nested call's tool is visible to it, so its finalizer runs
- * once too. Drawn last.
+ * In a quarter of FIN-2's cases a tool of the case's own, called last, first makes a nested call to
+ * a tool with a finalizer (withNestedCallLast): a nested call's tool is visible to it, so its
+ * finalizer runs once too. Drawn last.
  */
-function withNestedFinalized(s: Scenario): Scenario {
-  const model = s.tools[0]
-  if (!model || s.tools.some((t) => t.name === 'nesting' || t.name === 'nested_leaf')) return s
-  const succeeding = { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: { ok: true } } } } satisfies Partial<ToolSpec>
-  const leaf = toolOfItsOwn(model, 'nested_leaf', { ...succeeding, finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } })
-  const nesting = toolOfItsOwn(model, 'nesting', { ...succeeding, body: { ...succeeding.body, steps: [{ kind: 'dispatch', tool: 'nested_leaf', args: {} }] } })
-  return { ...s, pre: [], guards: [], wrappers: [], tools: [...s.tools, nesting, leaf], calls: [...s.calls, { tool: 'nesting', args: {} }] }
-}
+const withNestedFinalized = (s: Scenario): Scenario => withNestedCallLast(s, { finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } })
 
 /** Well-formed blocks: the finalizer replaces the content, and everything else must stay (FIN-3). */
 const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec => ({ kind: 'returns', value }))

@@ -19,15 +19,25 @@ const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'p
 interface AddedDenialCase { base: Scenario; addGuard: boolean; position: number; later?: true }
 
 /**
- * In a quarter of GRD-1's cases the outermost listener asks, the approval service grants it and
- * every call is agent A's: the final allow is the approval's, so the guards run after it. Drawn last.
+ * In a quarter of GRD-1's cases the outermost listener asks, the approval service grants it, every
+ * call is agent A's and every guard passes: the final allow is the approval's, and what is checked
+ * is that the guards run after it. Drawn last.
  */
 const askGranted = (s: Scenario): Scenario => ({
   ...s,
+  guards: s.guards.map((g) => ({ ...g, verdict: { kind: 'pass' } })),
   config: { ...s.config, approval: { kind: 'returns', timing: 'sync', value: 'allowed-once' } },
   pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'ask', reason: 'a human decides' } } }, ...s.pre],
   calls: s.calls.map((c) => ({ ...c, agent: c.agent ?? 'A' })),
 })
+
+/**
+ * In a quarter of GRD-1's cases the outermost listener allows outright, never calling next(): the
+ * waterfall's final allow is its, and the guards still run after it. Drawn before askGranted, which
+ * then stays outermost.
+ */
+const allowedOutright = (s: Scenario): Scenario =>
+  ({ ...s, pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'allow' } } }, ...s.pre] })
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
@@ -43,7 +53,7 @@ export default [
           guards: fc.array(fc.oneof(guard, falsyGuard), { minLength: 1, maxLength: 3 }),
           wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
           calls: { max: 2 },
-        }).chain(nowAndThen(askGranted)),
+        }).chain(nowAndThen(allowedOutright)).chain(nowAndThen(askGranted)),
       },
       // No other hook, and first an async guard's Promise of nothing, then maybe a guard that passes.
       scenario({

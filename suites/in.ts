@@ -143,6 +143,12 @@ const sameExecution = custom(
 
 /** In a quarter of IN-2's cases the first call carries no arguments at all (undefined): drawn last. */
 const withoutArguments = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map((c, i) => (i === 0 ? { ...c, args: { $: 'undefined' } } : c)) })
+/**
+ * In a quarter of IN-2's cases more, the first call's arguments hold a sparse array of valid values
+ * under a key of their own: the hole is no JSON, though every value in the array is. Drawn last.
+ */
+const withSparseArguments = (s: Scenario): Scenario =>
+  ({ ...s, calls: s.calls.map((c, i) => (i === 0 ? { ...c, args: { ids: { $: 'sparse', of: 1 } } } : c)) })
 
 /**
  * In a quarter of IN-3's cases an outermost wrapper hands next() a signal of its own: the body's run
@@ -205,7 +211,7 @@ export default [
       guards: defaults.guards,
       wrappers: defaults.wrappers,
       calls: { args: poisoned, max: 2 },
-    }).chain(nowAndThen(withoutArguments)),
+    }).chain(nowAndThen(withoutArguments)).chain(nowAndThen(withSparseArguments)),
   ),
 
   judged(

@@ -101,6 +101,8 @@ interface BatchCase {
   withSignal: boolean
   /** The last call is the first one's input object handed again: its result still takes its own place. */
   repeatsFirst?: true
+  /** Every call parallel-safe and waiting, maxParallel 1, every other call to a second safe tool: the bound holds across tools. */
+  twoSafeTools?: true
 }
 
 const batchCase: fc.Arbitrary<BatchCase> = fc.record({
@@ -109,15 +111,20 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
   abortAfter: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
   withSignal: fc.boolean(),
 }).chain(nowAndThen((c): BatchCase => ({ ...c, calls: [...c.calls, c.calls[0]!], repeatsFirst: true })))
+  .chain(nowAndThen((c): BatchCase => {
+    const calls = (c.calls.length > 1 ? c.calls : [...c.calls, ...c.calls]).map((call) => ({ safe: true, awaits: Math.max(call.awaits, 1) }))
+    return { ...c, calls, maxParallel: 1, twoSafeTools: true }
+  }))
 
 function batchStory(c: BatchCase): string[] {
   const signal = c.abortAfter !== undefined
     ? `its signal aborts as body ${c.abortAfter + 1} starts`
     : c.withSignal ? 'with a signal that never aborts' : 'without a signal'
   const waits = (awaits: number) => (awaits === 0 ? 'never awaits' : `awaits ${times(awaits)}`)
+  const kind = (safe: boolean, i: number) => (!safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
   return [
     `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
-    ...c.calls.map((call, i) => `call b${i}: ${call.safe ? 'a parallel-safe' : 'an exclusive'} body that ${waits(call.awaits)}`),
+    ...c.calls.map((call, i) => `call b${i}: ${kind(call.safe, i)} body that ${waits(call.awaits)}`),
     ...(c.repeatsFirst ? [`the last call is b0's input object handed again, callId and all`] : []),
   ]
 }
@@ -174,6 +181,7 @@ export default [
       const finalized: string[] = []
       const finalizeContent = (exec: ToolExecution) => void finalized.push(exec.callId)
       registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true), finalizeContent }))
+      registry.register(liveTool('safe_tool_2', { isConcurrencySafe: () => true, execute: body(true), finalizeContent }))
       registry.register(liveTool('exclusive_tool', { execute: body(false), finalizeContent }))
       registry.onResult((exec) => void finalized.push(exec.callId))
       const entered: string[] = []
@@ -184,7 +192,7 @@ export default [
       })
       const inputs: ToolExecutionInput[] = c.calls.map((call, i) => ({
         callId: `b${i}`,
-        name: call.safe ? 'safe_tool' : 'exclusive_tool',
+        name: call.safe ? (c.twoSafeTools && i % 2 ? 'safe_tool_2' : 'safe_tool') : 'exclusive_tool',
         arguments: { index: i, awaits: call.awaits },
         signal: new AbortController().signal,
       }))

@@ -12,6 +12,7 @@ import {
   timing,
   tool,
   toolOfItsOwn,
+  unserialisable,
   withNested,
   type DecisionSpec,
   type ProjectionSpec,
@@ -43,10 +44,16 @@ const boxedValue = fc.constantFrom<ValueDesc>(
   { n: { $: 'boxed', value: 1 } },
   [{ $: 'boxed', value: 'x' }],
 )
-const returningBoxed = (s: Scenario, value: ValueDesc): Scenario => ({
+const returningValue = (s: Scenario, value: ValueDesc): Scenario => ({
   ...s,
   tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'return', value } } })),
 })
+/**
+ * In a quarter of OUT-1's cases more, a tool of its own returns nothing at all, its schema taking any
+ * JSON, and is called last: `undefined` is no JSON, never published as null. Drawn last.
+ */
+const returningNothing = (s: Scenario): Scenario =>
+  calledLast(s, 'nothing', { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: { $: 'undefined' } } } })
 /**
  * In a fifth of OUT-1's cases two tools return `{ n: 5 }`, one whose schema wants an integer n and
  * one a string n, called in that order: schemas alike at the top level each keep their own
@@ -205,6 +212,17 @@ function withFalsyValue(s: Scenario, value: ValueDesc): Scenario {
   })
 }
 
+/**
+ * In a quarter of OUT-2's cases a tool of its own renders a well-shaped text block that also holds a
+ * field JSON cannot (a BigInt, a Date, undefined…), and is called last: the render is not lossless
+ * JSON, so INVALID_TOOL_OUTPUT, never a block rebuilt from its known fields. Drawn last.
+ */
+const withSmuggledBlockField = (s: Scenario, leaf: ValueDesc): Scenario => calledLast(s, 'smuggler', {
+  outputSchema: ANY_SCHEMA,
+  body: { steps: [], outcome: { kind: 'return', value: 1 } },
+  render: { kind: 'returns', value: [{ type: 'text', text: 'x', extra: leaf }] },
+})
+
 const throwingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: t.body.steps, outcome: t.body.outcome.kind === 'return' ? { kind: 'throw', thrown: { $: 'error' } } : t.body.outcome } }
 ))
@@ -259,9 +277,10 @@ export default [
   withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
-      .chain(nowAndThenWith(boxedValue, returningBoxed))
+      .chain(nowAndThenWith(boxedValue, returningValue))
       .chain(nowAndThen(twoSchemas, 5))
-      .chain(nowAndThen(returningExtraKey)),
+      .chain(nowAndThen(returningExtraKey))
+      .chain(nowAndThen(returningNothing)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',
@@ -270,7 +289,8 @@ export default [
       ...quiet,
       tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
       calls: { max: 2 },
-    }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue)),
+    }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue))
+      .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)),
   ),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',

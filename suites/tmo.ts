@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { nowAndThen } from '../harness/property/vocabulary.js'
+import { nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
 import type { ToolExecutionResult } from '../harness/contract/spec.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import { abortOf, sleep } from './real-time.js'
@@ -17,7 +17,14 @@ interface TimedOutCase {
   nested?: true
   /** One more call, to a tool whose timeoutMs (3e9) is past what one setTimeout can wait: its body takes 5 ms and succeeds. */
   farDeadline?: true
+  /**
+   * A second call to slow, overlapping the first: made while the first's body runs and returning at
+   * once, or made first and returning once the first's body has started. Its end leaves the first deadline armed.
+   */
+  overlapping?: 'quick-after' | 'quick-before'
 }
+
+const overlaps = fc.constantFrom<NonNullable<TimedOutCase['overlapping']>>('quick-after', 'quick-before', 'quick-before', 'quick-before')
 
 /** A valid timeoutMs past 2^31 - 1 ms is a deadline weeks away, not one that fires at once (setTimeout's overflow). */
 async function farDeadlineHolds(ctx: CustomContext, registry: RegistryUnderTest): Promise<void> {
@@ -146,7 +153,8 @@ export default [
       .chain(nowAndThen((c): TimedOutCase => ({ ...c, nested: true }), 3))
       // A timeoutMs under a millisecond is as valid as any positive one: no rounding may drop its deadline.
       .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: 0.5 })))
-      .chain(nowAndThen((c): TimedOutCase => ({ ...c, farDeadline: true }))),
+      .chain(nowAndThen((c): TimedOutCase => ({ ...c, farDeadline: true })))
+      .chain(nowAndThenWith(overlaps, (c: TimedOutCase, overlapping): TimedOutCase => ({ ...c, overlapping }), 2)),
     (c: TimedOutCase) => [
       `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
         `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
@@ -157,6 +165,9 @@ export default [
       ...(c.replacing ? ['a wrapper, registered last, hands next() a signal of its own'] : []),
       ...(c.nested ? ['where the adapter has the code profile, the first call to slow is nested: tool outer\'s body makes it, its token as parent'] : []),
       ...(c.farDeadline ? ['then one call to patient, timeoutMs 3e9 (past one setTimeout\'s reach), whose body takes 5 ms'] : []),
+      ...(c.overlapping && (!c.nested || c.overlapping === 'quick-before') ? [c.overlapping === 'quick-after'
+        ? 'while the first call\'s body runs, one more call to slow, whose body returns at once'
+        : 'just before the first call, one more call to slow, whose body returns once the first call\'s body has started'] : []),
     ],
     async (ctx, c) => {
       // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
@@ -169,10 +180,16 @@ export default [
       let bodySettled = false
       let sawAbort = false
       let slowCalls = 0
+      let started = () => {}
+      const bodyStarted = new Promise<void>((resolve) => (started = resolve))
+      // The first call to slow, once made: a quick call waiting for its body waits for its end too.
+      let first: Promise<ToolExecutionResult> | undefined
       registry.register(liveTool('slow', {
         timeoutMs: c.timeoutMs,
-        execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+        execute: (async (args: { quick?: true }, exec: { signal: AbortSignal }) => {
+          if (args.quick) return (c.overlapping === 'quick-before' && (await Promise.race([bodyStarted, first])), { quick: true })
           if (++slowCalls > 1) return { again: true }
+          started()
           try {
             if (c.cooperative) await abortOf(exec.signal)
             else await sleep(c.timeoutMs + 10)
@@ -197,9 +214,23 @@ export default [
         }) as never,
       }))
       const nested = c.nested === true && ctx.adapter.profiles.includes('code')
-      const result = nested
-        ? (await registry.execute(input('outer', {}, caller)), nestedResult as ToolExecutionResult)
-        : await registry.execute(input('slow', {}, caller))
+      const quickCall = () => registry.execute(input('slow', { quick: true }, { ...caller, callId: 'x-slow-quick' }))
+      const overlapping = async (): Promise<ToolExecutionResult> => {
+        const quickBefore = c.overlapping === 'quick-before' ? quickCall() : undefined
+        const slow = (first = registry.execute(input('slow', {}, caller)))
+        // A registry that never starts the body is judged below, not hung here.
+        if (!quickBefore) await Promise.race([bodyStarted, slow])
+        const quick = await (quickBefore ?? quickCall())
+        if (quick.isError && !quickBefore) ctx.fail('a call of slow returning at once, made while another ran, was timed out')
+        return slow
+      }
+      const viaOuter = async (): Promise<ToolExecutionResult> => {
+        const quickBefore = c.overlapping === 'quick-before' ? quickCall() : undefined
+        await (first = registry.execute(input('outer', {}, caller)))
+        await quickBefore
+        return nestedResult as ToolExecutionResult
+      }
+      const result = nested ? await viaOuter() : c.overlapping ? await overlapping() : await registry.execute(input('slow', {}, caller))
       if (!bodySettled) ctx.fail('execute settled before the body did')
       if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
       if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(

@@ -88,6 +88,10 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
   if (expected.clause === 'CAN-1' && expected.code !== undefined && result.isError && code !== expected.code) {
     report('CAN-1', 'entry-code', `a call aborted at entry ended with code ${code}, expected ${expected.code}`)
   }
+  // Aborted at entry with arguments that are not lossless JSON: IN-2's outcome still wins, never the abort's (CAN-1).
+  if (expected.clause === 'IN-2' && view.spec.abortAtEntry && code === 'ABORTED_BEFORE_DISPATCH') {
+    report('CAN-1', 'invalid-arguments-win', 'a call aborted at entry with arguments that are not lossless JSON ended ABORTED_BEFORE_DISPATCH')
+  }
   // A denial the registry never awaited (PRE-6) was never an outcome CAN-4 could keep.
   const unawaitedDenial = (e.outcome.clause === 'PRE-2' || e.outcome.clause === 'PRE-3') && (settledDuringPre(view) || movedOnDuringPre(view))
   const decidedAt = unawaitedDenial ? -1 : decisionPoint(view.trace, view.callId, e)

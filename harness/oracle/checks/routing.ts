@@ -71,7 +71,8 @@ export function routedStages(view: CallView): string[] {
 
 /**
  * An ask waits for its approval: a guard of the call entered before its approval request ran too
- * early (GRD-1). With no request at all, the missing request is APR-1's, filed there.
+ * early (GRD-1). With no request at all the guards may have run early or the approval been
+ * skipped: the missing request is APR-1's count, filed there.
  */
 function guardsBeforeApproval(view: CallView): boolean {
   if (!view.e.approvalRequested) return false

@@ -80,18 +80,24 @@ function hiddenButSafe(s: Scenario): Scenario {
   return { ...s, config: { ...s.config, mode: 'code' }, tools, calls: [...s.calls, { tool: first.name, args: {} }] }
 }
 
-/**
- * In a quarter of MODE-2's cases the first tool, global and defined raw, has `isConcurrencySafe: true`
- * (the value, not a function answering it), and is called once more: a non-function is exclusive,
- * however much it reads like the answer. Drawn last.
- */
-function shorthandTrue(s: Scenario): Scenario {
+/** The case with its first tool global and defined raw, classified by `classifier`, and called once more. */
+function firstToolClassifiedBy(s: Scenario, classifier: ClassifierSpec): Scenario {
   const first = s.tools[0]
   if (!first) return s
   const { scope: _scope, define: _define, ...raw } = first
-  const shorthand: ToolSpec = { ...raw, classifier: { kind: 'not-a-function', value: true } }
-  return { ...s, tools: [shorthand, ...s.tools.slice(1).filter((t) => t.name !== first.name)], calls: [...s.calls, { tool: first.name, args: {} }] }
+  const classified: ToolSpec = { ...raw, classifier }
+  return { ...s, tools: [classified, ...s.tools.slice(1).filter((t) => t.name !== first.name)], calls: [...s.calls, { tool: first.name, args: {} }] }
 }
+/**
+ * In a quarter of MODE-2's cases the first tool has `isConcurrencySafe: true` (the value, not a
+ * function answering it): a non-function is exclusive, however much it reads like the answer. Drawn last.
+ */
+const shorthandTrue = (s: Scenario): Scenario => firstToolClassifiedBy(s, { kind: 'not-a-function', value: true })
+/**
+ * In a quarter of MODE-2's cases the first tool answers the verdict object other APIs use,
+ * `{ kind: 'parallel' }`: only an exact true is parallel. Drawn last.
+ */
+const verdictObject = (s: Scenario): Scenario => firstToolClassifiedBy(s, { kind: 'returns', value: { kind: 'parallel' } })
 
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
@@ -148,7 +154,8 @@ export default [
       (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
-    ).chain(nowAndThen(withBoxedTrue)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue)),
+    ).chain(nowAndThen(withBoxedTrue)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
+      .chain(nowAndThen(verdictObject)),
   ),
 
   custom(

@@ -21,6 +21,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { withDirect } from './with-direct.js'
 import { registeredAgain } from './pre-registered-again.js'
+import { disposedScope } from './pre-disposed-scope.js'
 
 /**
  * In a quarter of PRE-7's cases the first call is made again by a lookalike of agent A (its key's
@@ -88,7 +89,7 @@ export default [
       calls: { abortScheduled: 80 },
     }),
   ), preUnawaitedNext),
-  judged(
+  withDirect(judged(
     'PRE-7', 'a listener registered for agent A receives only calls whose agent is A; global listeners receive all calls',
     scenario({
       ...quiet,
@@ -107,7 +108,7 @@ export default [
       calls: { max: 3, agents: true },
     }).chain(nowAndThen(withLookalikeCall)),
     'scopes',
-  ),
+  ), disposedScope),
   judged(
     'PRE-8', 'next() is idempotent: calling it twice gets one decision and runs no later listener, approval or guard twice',
     scenario({

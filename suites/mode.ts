@@ -71,13 +71,8 @@ function withBoxedTrue(s: Scenario): Scenario {
  * true: every direct call to it is hidden, so exclusive whatever its classifier says. Drawn last.
  */
 function hiddenButSafe(s: Scenario): Scenario {
-  const first = s.tools[0]
-  if (!first) return s
-  const safe: ToolSpec = { ...first, classifier: { kind: 'returns', value: true } }
-  delete safe.scope
-  delete safe.define
-  const tools = [safe, ...s.tools.slice(1).filter((t) => t.name !== first.name)]
-  return { ...s, config: { ...s.config, mode: 'code' }, tools, calls: [...s.calls, { tool: first.name, args: {} }] }
+  const classified = firstToolClassifiedBy(s, { kind: 'returns', value: true })
+  return classified === s ? s : { ...classified, config: { ...s.config, mode: 'code' } }
 }
 
 /** The case with its first tool global and defined raw, classified by `classifier`, and called once more. */

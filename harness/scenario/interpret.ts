@@ -10,9 +10,10 @@ import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../safe/safe-read.js'
 import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
-import type { ApprovalSpec, Attack, AttackValue, AttackWrite, CallSpec, DecisionSpec, ObserverSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import type { ApprovalSpec, Attack, AttackValue, AttackWrite, BodyStep, CallSpec, DecisionSpec, ObserverSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
 import { applyWrites } from './attack.js'
 import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
+import { isPlainDesc } from './read-desc.js'
 import { stageEntered } from './stage-probe.js'
 import { installToolDecisions } from './tool-decisions.js'
 import { lookalikeOf } from './lookalike-agent.js'
@@ -45,6 +46,7 @@ export async function runScenario(adapter: ConformanceAdapter, scenario: Scenari
     const settled = options.scheduler ? options.scheduler.waitFor(work) : work
     const hung = await withinBudget(settled, options.budgetMs ?? 5000)
     if (run.fault) return { events: run.events, calls: run.records, adapterError: faultText(adapter, run.fault) }
+    if (run.keyError) return { events: run.events, calls: run.records, adapterError: run.keyError }
     return {
       events: run.events,
       calls: run.records,
@@ -107,8 +109,14 @@ class ScenarioRun {
    */
   private readonly concludesLater = new Map<string, () => void>()
   private registry: RegistryUnderTest | undefined
+  /** The arguments object the last call was handed, which a call may be handed again (IN-1). */
+  private lastArgs: { object: unknown; plain: boolean } | undefined
   /** The first AdapterFault a call rejected with: the case is the adapter's error, not a verdict. */
   fault: AdapterFault | undefined
+  /** The first throw of the adapter's `agent()` as a call was built: the case is the adapter's error, not a verdict. */
+  keyError: string | undefined
+  /** Callers' agent keys, asked for once, before any call (a server that dies mid-case is asked nothing more). */
+  private readonly callerKeys = new Map<string, unknown>()
 
   constructor(
     private readonly scenario: Scenario,
@@ -164,20 +172,31 @@ class ScenarioRun {
     }
     const s = this.scenario
     const errors = [
-      ...s.pre.map((spec, i) => step(
-        'onPreExecute',
-        () => registry.onPreExecute(this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack), scope(spec.scope)),
-      )),
+      step('agent', () => s.calls.forEach((call) => call.agent && !call.lookalikeAgent && this.callerKey(registry, call.agent))),
+      ...s.pre.map((spec, i) => step('onPreExecute', () => disposingSelf(
+        spec,
+        this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack),
+        (hook) => registry.onPreExecute(hook, scope(spec.scope)),
+      ))),
       step(
         this.nativeToolDecisions && registry.decideTool ? 'decideTool' : 'onPreExecute',
         () => installToolDecisions(registry, s.toolDecisions ?? [], this.nativeToolDecisions),
       ),
-      ...s.guards.map((spec, i) => step('guard', () => registry.guard(this.guard(i, spec.verdict, spec.attack), scope(spec.scope)))),
-      ...s.wrappers.map((spec, i) => step('onExecute', () => registry.onExecute(this.wrapper(i, spec), scope(spec.scope)))),
-      ...s.post.map((spec, i) => step(
-        'onPostExecute',
-        () => registry.onPostExecute(this.postListener(i, spec.timing, spec.decision, spec.attack), scope(spec.scope)),
-      )),
+      ...s.guards.map((spec, i) => step('guard', () => disposingSelf(
+        spec,
+        this.guard(i, spec.verdict, spec.attack),
+        (hook) => registry.guard(hook, scope(spec.scope)),
+      ))),
+      ...s.wrappers.map((spec, i) => step('onExecute', () => disposingSelf(
+        spec,
+        this.wrapper(i, spec),
+        (hook) => registry.onExecute(hook, scope(spec.scope)),
+      ))),
+      ...s.post.map((spec, i) => step('onPostExecute', () => disposingSelf(
+        spec,
+        this.postListener(i, spec.timing, spec.decision, spec.attack),
+        (hook) => registry.onPostExecute(hook, scope(spec.scope)),
+      ))),
       ...s.observers.map((spec, i) => step('onResult', () => {
         const own: { dispose?: () => void } = {}
         own.dispose = registry.onResult(this.observer(i, spec, spec.disposesSelf ? own : undefined), scope(spec.scope))
@@ -200,14 +219,20 @@ class ScenarioRun {
     this.records[index] = record
     // Two calls may share a callId (run one after another): the trace still tells them apart.
     const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
-    const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: buildValue(spec.args), signal: controller.signal }
+    const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: this.argumentsFor(spec), signal: controller.signal }
     if (spec.callerChangesArgs === 'shallow-frozen') Object.freeze(input.arguments)
     this.callerSignals.set(callId, controller.signal)
     if (spec.program) {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
     }
-    if (spec.agent) input.agent = spec.lookalikeAgent ? lookalikeOf(registry, spec.agent) : registry.agent(spec.agent)
+    try {
+      if (spec.agent) input.agent = spec.lookalikeAgent ? lookalikeOf(registry, spec.agent) : this.callerKey(registry, spec.agent)
+    } catch (error) {
+      // A dead protocol server answers nothing, agent() included: no call is made, and the case ends in the adapter's error.
+      this.keyError ??= `agent(${spec.agent}) threw: ${describeThrown(error)}`
+      return
+    }
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
     if (spec.callerToken) Object.assign(input, { token: this.callerToken(callId) })
     const abort = (marks: { asBodySettled?: true } = {}) => {
@@ -242,6 +267,23 @@ class ScenarioRun {
     this.flushWrites()
     taken(this.concludesLater, callId)?.()
     this.events.push({ ev: 'settled', call: callId })
+  }
+
+  private callerKey(registry: RegistryUnderTest, name: string): unknown {
+    if (!this.callerKeys.has(name)) this.callerKeys.set(name, registry.agent(name))
+    return this.callerKeys.get(name)
+  }
+
+  /**
+   * This call's arguments: in the last call's object, changed in place, where the call reuses it,
+   * both are plain objects (not Proxies, not tagged values), and that object takes the change.
+   */
+  private argumentsFor(spec: CallSpec): JsonValue {
+    const fresh = buildValue(spec.args)
+    const last = this.lastArgs
+    const reused = spec.reusesArgsObject && last?.plain && isPlainDesc(spec.args) && refilled(last.object, fresh) ? last.object : fresh
+    this.lastArgs = { object: reused, plain: isPlainDesc(spec.args) }
+    return reused as JsonValue
   }
 
   /**
@@ -535,7 +577,7 @@ class ScenarioRun {
       parameters: buildValue(spec.parameters),
       output: this.output(spec),
       execute(args: JsonValue, ctx: ToolRunContext) {
-        return run.body(registry, spec, args, ctx)
+        return spec.body.plain ? run.plainBody(spec, args, ctx) : run.body(registry, spec, args, ctx)
       },
     }
     if (spec.timeoutMs !== undefined) def.timeoutMs = spec.timeoutMs
@@ -635,6 +677,32 @@ class ScenarioRun {
     }
   }
 
+  /**
+   * A plain body runs its steps and throws synchronously, or returns a settled promise of its value:
+   * the same steps an async body runs (a plain body has none that wait, and never waits for its signal).
+   */
+  private plainBody(spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
+    const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
+    const record = this.records.find((r) => r.callId === call)
+    let concludeLater = false
+    try {
+      this.attack('body', call, 'exec', ctx, spec.attack?.body)
+      for (const step of spec.body.steps) {
+        if (step.kind === 'conclude-later') concludeLater = true
+        else runStepNow(step, ctx)
+      }
+      const outcome = spec.body.outcome
+      if (outcome.kind === 'throw') throw buildValue(outcome.thrown)
+      if (outcome.kind === 'reject') return Promise.reject(buildValue(outcome.thrown))
+      return Promise.resolve(outcome.kind === 'return' ? buildValue(outcome.value) : undefined)
+    } finally {
+      if (record) record.bodySignalAborted = ctx.signal.aborted
+      this.leave('body', call, 0)
+      this.abortAsSettled(call)
+      if (concludeLater) this.concludesLater.set(call, () => concludeOn(ctx))
+    }
+  }
+
   private async body(registry: RegistryUnderTest, spec: ToolSpec, args: JsonValue, ctx: ToolRunContext): Promise<unknown> {
     const call = this.enter('body', ctx, 0, { detail: safeJson({ tool: spec.name, scope: spec.scope, name: ctx.name, args }) })
     const record = this.records.find((r) => r.callId === call)
@@ -643,10 +711,9 @@ class ScenarioRun {
       this.attack('body', call, 'exec', ctx, spec.attack?.body)
       for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
-        else if (step.kind === 'defer') ctx.deferContext(buildValue(step.context) as never)
-        else if (step.kind === 'conclude') ctx.concludeTurn()
         else if (step.kind === 'conclude-later') concludeLater = true
-        else await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
+        else if (step.kind === 'dispatch') await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
+        else runStepNow(step, ctx)
       }
       const outcome = spec.body.outcome
       switch (outcome.kind) {
@@ -699,6 +766,52 @@ class ScenarioRun {
   }
 }
 
+/**
+ * Registers `hook`; one that disposes of itself calls its disposer when first entered, before it
+ * does what it does. A disposer that throws is left to the next call to judge: the hook is then
+ * still registered, and a later call that enters it shows it.
+ */
+function disposingSelf<H extends (...args: never[]) => unknown>(spec: { disposesSelf?: true }, hook: H, register: (hook: H) => () => void): void {
+  if (!spec.disposesSelf) {
+    register(hook)
+    return
+  }
+  let dispose: (() => void) | undefined
+  const once = ((...args: Parameters<H>) => {
+    const own = dispose
+    dispose = undefined
+    try {
+      own?.()
+    } catch {
+      // judged by the calls after this one
+    }
+    return hook(...args)
+  }) as H
+  dispose = register(once)
+}
+
+/** `target` emptied and given `source`'s own properties (accessors as accessors); false where it refuses. */
+function refilled(target: unknown, source: unknown): boolean {
+  if (typeof target !== 'object' || target === null) return false
+  try {
+    for (const key of Reflect.ownKeys(target)) if (!Reflect.deleteProperty(target, key)) return false
+    Object.defineProperties(target, Object.getOwnPropertyDescriptors(source))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A body step that neither waits nor needs the call's identity: a context deferred, the turn concluded. */
+function runStepNow(step: BodyStep, ctx: ToolRunContext): void {
+  if (step.kind === 'defer') {
+    const context = buildValue(step.context)
+    ctx.deferContext(context as never)
+    if (step.changeAfter) rewriteMessage(context)
+  }
+  else if (step.kind === 'conclude') ctx.concludeTurn()
+}
+
 /** The abort `aborts` holds for `call`, removed: each is made once. */
 function taken(aborts: Map<string, () => void>, call: string): (() => void) | undefined {
   const abort = aborts.get(call)
@@ -735,6 +848,17 @@ function mutateReturned(returned: unknown): void {
     }
   } catch {
     // A frozen copy refuses the write: as good as ignoring it.
+  }
+}
+
+/** A body's later edit of a message it deferred: its first block's text rewritten (or a key added). */
+function rewriteMessage(message: unknown): void {
+  try {
+    const first = (message as { content?: unknown[] } | null)?.content?.[0] as Record<string, unknown> | undefined
+    if (typeof first === 'object' && first !== null && typeof first.text === 'string') first.text = 'rewritten after deferring'
+    else if (typeof message === 'object' && message !== null) (message as Record<string, unknown>).rewritten = true
+  } catch {
+    // A message the body cannot change stays as deferred.
   }
 }
 

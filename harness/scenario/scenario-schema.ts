@@ -4,6 +4,7 @@
  */
 const desc = { $ref: '#/$defs/value' }
 const timing = { enum: ['sync', 'await'] }
+const disposesSelf = { const: true }
 const scope = { enum: ['A', 'B'] }
 const decision = {
   type: 'object',
@@ -102,6 +103,7 @@ export const SCENARIO_SCHEMA = {
                   properties: {
                     kind: { enum: ['await', 'defer', 'conclude', 'conclude-later', 'dispatch'] },
                     context: desc,
+                    changeAfter: { const: true },
                     tool: { type: 'string' },
                     args: desc,
                   },
@@ -114,6 +116,7 @@ export const SCENARIO_SCHEMA = {
                 properties: { kind: { enum: ['return', 'throw', 'reject', 'until-aborted'] }, value: desc, thrown: desc },
                 additionalProperties: false,
               },
+              plain: { const: true },
             },
           },
           render: projection,
@@ -145,7 +148,7 @@ export const SCENARIO_SCHEMA = {
       items: {
         type: 'object',
         required: ['timing', 'decision'],
-        properties: { scope, timing, decision, tamper: { type: 'boolean' }, attack },
+        properties: { scope, timing, decision, tamper: { type: 'boolean' }, attack, disposesSelf },
         additionalProperties: false,
       },
     },
@@ -163,6 +166,7 @@ export const SCENARIO_SCHEMA = {
             additionalProperties: false,
           },
           attack,
+          disposesSelf,
         },
         additionalProperties: false,
       },
@@ -186,20 +190,21 @@ export const SCENARIO_SCHEMA = {
             additionalProperties: false,
           },
           attack,
+          disposesSelf,
         },
         additionalProperties: false,
       },
     },
     post: {
       type: 'array',
-      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, attack }, additionalProperties: false },
+      items: { type: 'object', required: ['timing', 'decision'], properties: { scope, timing, decision, attack, disposesSelf }, additionalProperties: false },
     },
     observers: {
       type: 'array',
       items: {
         type: 'object',
         required: ['throws'],
-        properties: { scope, throws: { type: 'boolean' }, disposesSelf: { const: true }, async: { const: true }, attack },
+        properties: { scope, throws: { type: 'boolean' }, disposesSelf, async: { const: true }, attack },
         additionalProperties: false,
       },
     },
@@ -224,6 +229,7 @@ export const SCENARIO_SCHEMA = {
           fakeParent: { type: 'boolean' },
           callerToken: { const: true },
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
+          reusesArgsObject: { const: true },
           sameCallIdAs: { type: 'integer', minimum: 0 },
           program: {
             type: 'array',

@@ -44,7 +44,7 @@ function classifier(spec: ClassifierSpec): string {
 
 function body(spec: BodySpec): string {
   const steps = spec.steps.map((step) => {
-    if (step.kind === 'defer') return `defers ${showValue(step.context)}`
+    if (step.kind === 'defer') return `defers ${showValue(step.context)}${step.changeAfter ? ', then rewrites the object it deferred' : ''}`
     if (step.kind === 'dispatch') return `calls ${step.tool}(${showValue(step.args)})`
     if (step.kind === 'conclude-later') return 'concludes the turn through its saved context after returning'
     return step.kind === 'conclude' ? 'concludes the turn' : 'awaits'
@@ -56,7 +56,7 @@ function body(spec: BodySpec): string {
       : o.kind === 'until-aborted'
         ? `waits for its signal, then returns ${showValue(o.value)}`
         : `${o.kind === 'throw' ? 'throws' : 'rejects with'} ${showValue(o.thrown)}`
-  return [...steps, end].join(', ')
+  return `${spec.plain ? '(a plain function, not async) ' : ''}${[...steps, end].join(', ')}`
 }
 
 const projection = (what: string, spec: ProjectionSpec) =>
@@ -91,6 +91,8 @@ function wrapper(action: WrapperAction): string {
   return action.kind
 }
 
+const once = (hook: { disposesSelf?: true }) => (hook.disposesSelf ? ' (disposes of itself when first entered)' : '')
+
 const timed = (timing: string) => (timing === 'await' ? ' after a scheduler point' : '')
 
 const verdict = (v: GuardSpec['verdict']) => (v.kind === 'returns' ? `returns ${showValue(v.value)}` : v.kind === 'pass' ? 'passes' : 'throws')
@@ -112,6 +114,7 @@ function call(spec: CallSpec, index: number): string {
     spec.abortReason !== undefined && `every abort gives the reason ${showValue(spec.abortReason)}`,
     spec.fakeParent && 'carries a parent that is not in flight',
     spec.callerToken && 'carries a token of its own',
+    spec.reusesArgsObject && 'handed the arguments object of the call before, changed in place',
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,
   ].filter(Boolean)
@@ -123,12 +126,13 @@ export function scenarioStory(scenario: Scenario): string[] {
   const mode = scenario.config.mode && scenario.config.mode !== 'native' ? [`mode: ${scenario.config.mode}`] : []
   const hooks = [
     ...scenario.pre.map(
-      (h, i) => `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`,
+      (h, i) =>
+        `pre-execute #${i}${scoped(h.scope)}${timed(h.timing)}${once(h)} ${decision(h.decision)}${h.tamper ? ' (tries to rewrite the execution)' : ''}`,
     ),
     ...(scenario.toolDecisions ?? []).map((d) => `per-tool decision for ${d.tool}: ${showValue(d.decision)} when the listeners delegate`),
-    ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)} ${verdict(g.verdict)}`),
-    ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)} ${wrapper(w.action)}`),
-    ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)} ${decision(p.decision)}`),
+    ...scenario.guards.map((g, i) => `guard #${i}${scoped(g.scope)}${once(g)} ${verdict(g.verdict)}`),
+    ...scenario.wrappers.map((w, i) => `wrapper #${i}${scoped(w.scope)}${timed(w.timing)}${once(w)} ${wrapper(w.action)}`),
+    ...scenario.post.map((p, i) => `post-execute #${i}${scoped(p.scope)}${timed(p.timing)}${once(p)} ${decision(p.decision)}`),
     ...scenario.observers.map((o, i) => {
       const self = o.disposesSelf ? ' disposes of itself when first notified' : ''
       const throws = o.throws ? (o.async ? ' rejects' : ' throws') : ''

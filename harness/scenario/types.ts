@@ -57,7 +57,8 @@ export type ClassifierSpec =
 
 export type BodyStep =
   | { kind: 'await' }
-  | { kind: 'defer'; context: ValueDesc }
+  /** `changeAfter`: the body then rewrites the object it deferred (CTX-1: a context is what was passed, when it was passed). */
+  | { kind: 'defer'; context: ValueDesc; changeAfter?: true }
   | { kind: 'conclude' }
   /** Keep the run context and call concludeTurn() on it once the call has entered its next stage, after the body returned (CTX-2). */
   | { kind: 'conclude-later' }
@@ -74,6 +75,11 @@ export type BodyOutcome =
 export interface BodySpec {
   steps: BodyStep[]
   outcome: BodyOutcome
+  /**
+   * A plain function, not an async one (only for steps that never wait): it runs its steps and
+   * throws synchronously, or returns a promise of its value (CTX-1 and IN-4 hold for both shapes).
+   */
+  plain?: true
 }
 
 /** `mutateAfter`: the hook keeps what it returned and rewrites it at the next stage (hostile hooks). */
@@ -136,7 +142,12 @@ export type DecisionSpec =
   | { kind: 'throws' }
   | { kind: 'rejects' }
 
-export interface PreSpec {
+/** Calls its own disposer when first entered, then does what it does (later calls find it gone; this one does not change). */
+interface DisposesSelf {
+  disposesSelf?: true
+}
+
+export interface PreSpec extends DisposesSelf {
   scope?: AgentName
   timing: Timing
   decision: DecisionSpec
@@ -145,7 +156,11 @@ export interface PreSpec {
   attack?: Attack
 }
 
-export type GuardSpec = { scope?: AgentName; verdict: { kind: 'pass' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }; attack?: Attack }
+export type GuardSpec = DisposesSelf & {
+  scope?: AgentName
+  verdict: { kind: 'pass' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
+  attack?: Attack
+}
 
 export type WrapperAction =
   | { kind: 'pass' }
@@ -161,7 +176,7 @@ export type WrapperAction =
   /** Await next(), then throw: the body's result is lost, the call ends in error (EXE-3). */
   | { kind: 'throws-after-next' }
 
-export interface WrapperSpec {
+export interface WrapperSpec extends DisposesSelf {
   scope?: AgentName
   timing: Timing
   action: WrapperAction
@@ -169,7 +184,7 @@ export interface WrapperSpec {
   attack?: Attack
 }
 
-export interface PostSpec {
+export interface PostSpec extends DisposesSelf {
   scope?: AgentName
   timing: Timing
   decision: DecisionSpec
@@ -242,6 +257,11 @@ export interface CallSpec {
   callerToken?: true
   /** Hand execute an input that is not well-typed (IN-4). */
   malformed?: 'not-an-object' | 'no-signal' | 'callId-not-a-string'
+  /**
+   * Hand execute the arguments object handed to the call run just before, changed in place to this
+   * call's arguments (sequential runs only; a fresh object where that one refuses the change): IN-1.
+   */
+  reusesArgsObject?: true
   /** Hand execute the callId of an earlier call (two calls share a callId; sequential runs only). */
   sameCallIdAs?: number
   /** Run these calls as a program through the code transport (`run_code`) instead [code]. */

@@ -8,6 +8,7 @@
 import type { Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
 import { predict, type Expected, type PredictOptions, type ShapeSource } from '../predict.js'
+import type { GoneHooks } from '../model/types.js'
 import { approvalRequested, readSafe } from './call-view.js'
 
 const HOOK_STAGES = ['pre', 'guard', 'wrapper', 'post']
@@ -19,8 +20,29 @@ function omittedMeta(trace: Trace, callId: string): { omitMeta?: true } {
   return published === true ? { omitMeta: true } : {}
 }
 
+/**
+ * The hooks that disposed of themselves when a call before this one entered them: registered no
+ * more for this call (calls that dispose hooks run one after another, so "before" is the index).
+ */
+function goneHooks(scenario: Scenario, trace: Trace, index: number): { gone?: GoneHooks } {
+  const hooks = { pre: scenario.pre, guard: scenario.guards, wrapper: scenario.wrappers, post: scenario.post }
+  if (!Object.values(hooks).some((list) => list.some((hook) => hook.disposesSelf))) return {}
+  const gone: GoneHooks = { pre: [], guard: [], wrapper: [], post: [] }
+  const before = (call: string) => Number(call.slice(1).split('/')[0]) < index
+  for (const x of trace.events) {
+    if (x.ev !== 'enter' || !(x.stage in gone) || !before(x.call)) continue
+    const stage = x.stage as keyof GoneHooks
+    if (hooks[stage][x.index]?.disposesSelf && !gone[stage].includes(x.index)) gone[stage].push(x.index)
+  }
+  return { gone }
+}
+
 export function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec, lax?: ReadonlySet<ShapeSource>): Expected {
-  const base: PredictOptions = { ...(nested ? { nested, ...omittedMeta(trace, callId) } : {}), ...(lax ? { lax } : {}) }
+  const base: PredictOptions = {
+    ...goneHooks(scenario, trace, index),
+    ...(nested ? { nested, ...omittedMeta(trace, callId) } : {}),
+    ...(lax ? { lax } : {}),
+  }
   const e = predict(scenario, index, base)
   const hooked = trace.events.some((x) => x.ev === 'enter' && HOOK_STAGES.includes(x.stage) && x.call === callId) || approvalRequested(trace, callId)
   // IN-4: a hook saw a call to no visible tool, so the registry runs the policy before it ends.

@@ -9,6 +9,7 @@
 import type { Stage } from '../../scenario/trace.js'
 import { show } from '../../safe/safe-read.js'
 import { tagClauses } from '../model/clause-tags.js'
+import type { GoneHooks } from '../model/types.js'
 import type { Expected } from '../predict.js'
 import { count, indexesOf, type CallView, type Report } from './call-view.js'
 import { secondNextEffect } from './one-verdict.js'
@@ -109,6 +110,11 @@ function ordered(view: CallView, stage: Stage, expected: number[], clause: strin
   const got = indexesOf(view, stage)
   const inScope = { pre: e.pre, guard: e.guards, wrapper: e.wrappers, post: e.post, observer: e.observers }[stage as 'pre'] ?? []
   if (new Set(got).size !== got.length) return void report(once(stage), 'hook-twice', `${stage} hooks entered ${show(got)}: one hook ran twice`)
+  const gone = e.gone?.[stage as keyof GoneHooks] ?? []
+  if (got.some((i) => gone.includes(i))) {
+    report(clause, 'hook-disposed', `${stage} hooks entered ${show(got)}, but ${show(gone)} disposed of themselves in an earlier call`)
+    return clause
+  }
   if (got.some((i) => !inScope.includes(i))) {
     report(inScopeOnly(stage), 'hook-out-of-scope', `${stage} hooks entered ${show(got)}, but only ${show(inScope)} apply to this caller`)
     return inScopeOnly(stage)
@@ -119,7 +125,10 @@ function ordered(view: CallView, stage: Stage, expected: number[], clause: strin
     | undefined
   // A scoped hook that applies and was skipped over (a later one ran) is an order fault, not a scope one.
   const scopedMissing = expected.some((i) => !got.includes(i) && hooks?.[i]?.scope !== undefined && !got.some((j) => j > i))
-  const filed = scopedMissing ? inScopeOnly(stage) : clause
+  // No global hook ran, one was due, and the agent's own ran: the agent's hooks stood in for the global ones.
+  const isGlobal = (i: number) => hooks?.[i]?.scope === undefined
+  const globalReplaced = expected.some(isGlobal) && !got.some(isGlobal) && got.length > 0
+  const filed = scopedMissing || globalReplaced ? inScopeOnly(stage) : clause
   report(filed, 'hook-order', `${stage} hooks entered ${show(got)}, expected ${show(expected)}`)
   return filed
 }

@@ -11,7 +11,7 @@ import { bodyNeverRuns, wrapperChain } from './execution.js'
 import { ended, finalized } from './finalize.js'
 import { policyGates } from './gates.js'
 import { postDecides, postWaterfall } from './post-execute.js'
-import type { Mode, PredictOptions } from './types.js'
+import type { GoneHooks, Mode, PredictOptions } from './types.js'
 import type { ShapeLatitude } from './shape-latitude.js'
 
 /** The agent a call is routed as: a lookalike key is an agent of its own, with nothing registered for it. */
@@ -46,12 +46,13 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
   const tool = call.malformed ? undefined : visibleTool(scenario, call, nested)
   // Classification reads only the name, arguments and scope: a missing signal does not change it.
   const classified = call.malformed === 'not-an-object' ? undefined : visibleTool(scenario, call, nested)
+  const live = (stage: keyof GoneHooks, list: { scope?: string }[]) => indexes(list, agent).filter((k) => !options.gone?.[stage].includes(k))
   const e: Untagged = {
     tool,
-    pre: indexes(scenario.pre, agent),
-    guards: indexes(scenario.guards, agent),
-    wrappers: indexes(scenario.wrappers, agent),
-    post: indexes(scenario.post, agent),
+    pre: live('pre', scenario.pre),
+    guards: live('guard', scenario.guards),
+    wrappers: live('wrapper', scenario.wrappers),
+    post: live('post', scenario.post),
     observers: indexes(scenario.observers, agent).filter((k) => !scenario.observers[k]!.disposesSelf || firstNotified(scenario, k) === callIndex),
     preEntered: 0,
     approvalRequested: false,
@@ -65,6 +66,7 @@ export function route(scenario: Scenario, callIndex: number, options: PredictOpt
     mode: predictMode(classified, call),
   }
   if (nested) e.nested = true
+  if (options.gone) e.gone = options.gone
   // An ill-typed input still names its tool and arguments: its classification is DEF-5's when they are refused.
   if (classified && isLosslessDesc(call.args) && bodyNeverRuns(classified, call)) e.modeRefused = true
   if (!tool) {

@@ -49,6 +49,8 @@ export interface Expected {
   unknownAfterPolicy?: boolean
   /** The call ends at entry, before any policy (IN-2, CAN-1), whatever its finalizer makes of it. */
   endedAtEntry?: 'IN-2' | 'CAN-1'
+  /** Hooks that disposed of themselves in an earlier call: registered no more, so none of them runs. */
+  gone?: GoneHooks
   /** The clause of each expectation above (tagged by model/clause-tags.ts). */
   clauseOf: ExpectationClauses
 }
@@ -92,7 +94,17 @@ export interface ExpectationClauses {
   outcome: OutcomeClauses
 }
 
+/** Hooks, by stage and index, that disposed of themselves when a call before this one entered them. */
+export interface GoneHooks {
+  pre: number[]
+  guard: number[]
+  wrapper: number[]
+  post: number[]
+}
+
 export interface PredictOptions {
+  /** Hooks registered no more when this call starts (calls run one after another). */
+  gone?: GoneHooks
   /** Take APR-1's other branch: an agent-less `ask` is denied without asking. */
   denyAgentlessAsk?: boolean
   /** Take IN-4's other branch: a call to no visible tool goes through the policy gates before it ends. */

@@ -34,6 +34,27 @@ const deferring = tool().chain((t) =>
     { minLength: 1, maxLength: 4 },
   ).map((steps): ToolSpec => ({ ...t, body: { ...t.body, steps } })),
 )
+/**
+ * The body a plain function, not an async one: it defers what it defers, then throws synchronously.
+ * Its contexts still reach the tool error (CTX-1). Steps that wait are dropped; one defer at least.
+ */
+const BEFORE_A_THROW: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'deferred before a throw' }] }
+const plainThrowing = (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t) => {
+    const steps = t.body.steps.filter((step) => step.kind === 'defer' || step.kind === 'conclude')
+    const deferring = steps.some((step) => step.kind === 'defer') ? steps : [...steps, { kind: 'defer', context: BEFORE_A_THROW } as const]
+    return { ...t, body: { plain: true, steps: deferring, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
+  }),
+})
+/** The body rewrites each message after deferring it: the outcome carries each as it was passed (CTX-1). */
+const changedAfterDeferring = (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t) => ({
+    ...t,
+    body: { ...t.body, steps: t.body.steps.map((step) => (step.kind === 'defer' ? { ...step, changeAfter: true as const } : step)) },
+  })),
+})
 const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } })
 const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
 /** A succeeding body that keeps its run context and concludes through it only after it returned: no conclusion. */
@@ -147,6 +168,8 @@ export default [
     scenario({ ...quiet, tools: fc.array(deferring, { minLength: 1, maxLength: 1 }), post: fc.array(fc.oneof(postListener, replacingPost), { maxLength: 1 }) })
       .chain(nowAndThen(deferringTwice))
       .chain(nowAndThen(postAddsContext))
+      .chain(nowAndThen(plainThrowing))
+      .chain(nowAndThen(changedAfterDeferring))
       // In a third of the cases more: calls in flight at once keep their deferred contexts apart.
       .chain(nowAndThen(inFlightAtOnce, 3)),
   ),

@@ -4,6 +4,7 @@ import {
   PARAMETER_SCHEMAS,
   buildValue,
   invalidArguments,
+  nowAndThen,
   nowAndThenWith,
   parameterCase,
   poisoned,
@@ -13,12 +14,14 @@ import {
   toolName,
   valueWords,
   type Scenario,
+  type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
+import type { RegistryUnderTest, ScopeOption } from '../harness/contract/adapter.js'
 
 /**
  * In half of DEF-5's cases the tool declares richer parameters (overlapping oneOf branches, enums,
@@ -36,9 +39,37 @@ const withRicherParameters = nowAndThenWith(parameterCase(2), (s: Scenario, c: {
   calls: s.calls.map((call, i) => ({ ...call, args: c.args[i] ?? call.args })),
 }), 2)
 
+/**
+ * Now and then agent A has a tool of the same name, also made with defineTool and registered first,
+ * whose parameters take any object, and every other call is A's: each tool checks the arguments
+ * against its own parameters, whichever of the two was defined first (DEF-5 is per tool).
+ */
+const withAgentShadowDefinedFirst = (s: Scenario): Scenario => {
+  const [own] = s.tools
+  if (!own) return s
+  const shadow: ToolSpec = { ...own, scope: 'A', parameters: { type: 'object' }, define: true }
+  return { ...s, tools: [shadow, ...s.tools], calls: s.calls.map((call, i) => (i % 2 === 1 ? { ...call, agent: 'A' } : call)) }
+}
+
 type Flaw =
   | 'no-output' | 'no-schema' | 'no-render' | 'render-not-function'
   | 'timeout-zero' | 'timeout-negative' | 'timeout-nan' | 'timeout-infinite' | 'timeout-string' | 'timeout-null' | 'timeout-boxed'
+
+const REFUSED = 'A duplicate the registry refused.'
+
+/** Whether the listing (where the registry lists tools) describes `name` as the refused duplicate: the first stays registered (DEF-2). */
+function listsRefused(registry: RegistryUnderTest, name: string, scope: ScopeOption | undefined): boolean {
+  let listed: readonly unknown[]
+  try {
+    listed = registry.schemas(scope)
+  } catch {
+    return false
+  }
+  return Array.isArray(listed) && listed.some((entry) => {
+    const e = entry as { name?: unknown; description?: unknown } | null
+    return e?.name === name && e.description === REFUSED
+  })
+}
 
 /** A disposer used again: SPEC does not say it may not throw, only what it leaves registered. */
 function disposeAgain(dispose: () => void): void {
@@ -158,11 +189,12 @@ export default [
       const dispose = registry.register(liveTool(c.name, { execute: async () => ({ first: true }) }), scope)
       let threw = false
       try {
-        registry.register(liveTool(c.name, { execute: async () => ({ second: true }) }), scope)
+        registry.register(liveTool(c.name, { description: REFUSED, execute: async () => ({ second: true }) }), scope)
       } catch {
         threw = true
       }
       if (!threw) ctx.fail('a duplicate registration in the same layer did not throw')
+      if (listsRefused(registry, c.name, scope)) ctx.fail('after the duplicate was refused, schemas() lists the refused tool under the name')
       const first = await registry.execute(input(c.name, {}, callAs))
       if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
       dispose()
@@ -228,7 +260,7 @@ export default [
           ),
         ),
       },
-    })).chain(withRicherParameters),
+    })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)),
     'define',
   ),
 ]

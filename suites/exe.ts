@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   ANY_SCHEMA,
   defaults,
+  firstDisposingSelf,
   nowAndThen,
   postListener,
   quiet,
@@ -112,7 +113,9 @@ const replacementArrives = custom(
 export default [
   judged(
     'EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body',
-    scenario({ ...quiet, wrappers: wrappers(1) }).chain(nowAndThen(scopedFirst)),
+    scenario({ ...quiet, wrappers: wrappers(1) })
+      .chain(nowAndThen(scopedFirst))
+      .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2)),
   ),
   withDirect(judged(
     'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',

@@ -1,7 +1,7 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
 import {
-  defaults, guard, nowAndThen, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
+  defaults, firstDisposingSelf, guard, nowAndThen, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
   type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
@@ -10,8 +10,10 @@ import { disposedGuardAgain } from './grd-disposed.js'
 import { deniedWhenRegisteredLater, laterDenialStory } from './grd-registered-later.js'
 import { withDirect } from './with-direct.js'
 
-/** A guard returning a falsy value other than undefined: it denies all the same (GRD-1). */
-const falsyGuard: fc.Arbitrary<GuardSpec> = fc.constantFrom<ValueDesc>(null, false, 0, '').map((value) => ({ verdict: { kind: 'returns', value } }))
+/** A guard returning a falsy value other than undefined, or `true` (no string either): it denies all the same (GRD-1). */
+const oddVerdictGuard: fc.Arbitrary<GuardSpec> = fc
+  .oneof({ weight: 2, arbitrary: fc.constantFrom<ValueDesc>(null, false, 0, '') }, fc.constant<ValueDesc>(true))
+  .map((value) => ({ verdict: { kind: 'returns', value } }))
 /** An async guard that found nothing: its Promise is a return other than undefined, so a denial. */
 const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'promise', value: { $: 'undefined' } } } }
 
@@ -44,16 +46,19 @@ const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev ==
 export default [
   withDirect(judged(
     'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
-    // Listeners that decide well (a denial now and then): most calls reach the guards, falsy verdicts among them.
+    // Listeners that decide well (a denial now and then): most calls reach the guards, odd verdicts among them.
     fc.oneof(
       {
         weight: 4,
         arbitrary: scenario({
           pre: fc.array(preListener(preDecision({ malformed: 0, failing: 0 })), { maxLength: 2 }),
-          guards: fc.array(fc.oneof(guard, falsyGuard), { minLength: 1, maxLength: 3 }),
+          guards: fc.array(fc.oneof(guard, { weight: 3, arbitrary: oddVerdictGuard }), { minLength: 1, maxLength: 3 }),
           wrappers: fc.oneof(fc.constant<WrapperSpec[]>([]), defaults.wrappers),
           calls: { max: 2 },
-        }).chain(nowAndThen(allowedOutright)).chain(nowAndThen(askGranted)),
+        })
+          .chain(nowAndThen(firstDisposingSelf('guards', { verdict: { kind: 'pass' } }), 2))
+          .chain(nowAndThen(allowedOutright))
+          .chain(nowAndThen(askGranted)),
       },
       // No other hook, and first an async guard's Promise of nothing, then maybe a guard that passes.
       scenario({

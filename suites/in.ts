@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   ANY_SCHEMA,
   approval,
+  argumentsObjectChanged,
   callArguments,
   defaults,
   guard,
@@ -201,7 +202,10 @@ export default [
       pre: tampering,
       wrappers: fc.array(wrapper, { maxLength: 2 }),
       calls: { max: 2, args: fc.oneof(callArguments, protoKeyedArguments) },
-    }).chain(nowAndThenWith(callerChanges, withCallerChanges, 2)).chain(nowAndThen(withWrapperHandingMore)),
+    })
+      .chain(nowAndThenWith(callerChanges, withCallerChanges, 2))
+      .chain(nowAndThen(withWrapperHandingMore))
+      .chain(nowAndThen(argumentsObjectChanged)),
   ), sameExecution, { scenario: 3, direct: 2 }),
 
   judged(

@@ -1,6 +1,7 @@
 /** PRE: tools/pre-execute, a tri-state waterfall. */
 import fc from 'fast-check'
 import {
+  firstDisposingSelf,
   malformedPre,
   nowAndThen,
   postListener,
@@ -33,6 +34,9 @@ function withLookalikeCall(s: Scenario): Scenario {
   return first ? { ...s, calls: [...s.calls, { tool: first.tool, args: first.args, agent: 'A', lookalikeAgent: true }] } : s
 }
 
+/** The listener registered globally. */
+const global = ({ scope: _scope, ...listener }: PreSpec): PreSpec => listener
+
 const returns = (value: fc.Arbitrary<ValueDesc>) => value.map((v) => ({ kind: 'returns', value: v }) as DecisionSpec)
 const listeners = (decision: fc.Arbitrary<DecisionSpec>, min = 1) => fc.array(preListener(decision), { minLength: min, maxLength: 3 })
 const deny = fc.string({ maxLength: 4 }).map((reason): ValueDesc => ({ kind: 'deny', reason }))
@@ -57,7 +61,8 @@ const prototypeNamedOften = fc.uniqueArray(
 export default [
   withDirect(judged(
     'PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow',
-    scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) }),
+    scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) })
+      .chain(nowAndThen(firstDisposingSelf('pre', { decision: { kind: 'delegate' } }), 2)),
   ), registeredAgain, { scenario: 2, direct: 1 }),
   judged(
     'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
@@ -94,7 +99,9 @@ export default [
     scenario({
       ...quiet,
       pre: fc.array(
-        preListener(preDecision({ malformed: 0, failing: 0 })).map((p) => ({ ...p, scope: p.scope ?? 'A' as const })),
+        // Mostly scoped (A's, then B's), now and then global: a global listener receives A's calls too.
+        fc.tuple(preListener(preDecision({ malformed: 0, failing: 0 })), fc.nat(3))
+          .map(([p, k]) => (k === 0 ? global(p) : { ...p, scope: p.scope ?? 'A' as const })),
         { minLength: 1, maxLength: 3 },
       ),
       post: fc.array(

@@ -1,28 +1,97 @@
 /**
  * Reaches every scenario property draws, last, whatever its clause: calls in flight at once, odd
- * thrown values, and wrappers that hand next() more than a signal. Each changes one case in four
- * and leaves the rest of a case as it was drawn.
+ * thrown values, wrappers that hand next() more than a signal, bodies that are plain functions, an
+ * arguments object reused across calls, and a hook that disposes of itself. Each changes one case
+ * in four and leaves the rest of a case as it was drawn.
  */
-import type fc from 'fast-check'
-import type { Scenario } from '../scenario/types.js'
-import { nowAndThen } from './now-and-then.js'
+import fc from 'fast-check'
+import type { BodySpec, Scenario } from '../scenario/types.js'
+import { nowAndThen, nowAndThenWith } from './now-and-then.js'
 import { withOddThrows } from './odd-throws.js'
 
 /**
  * The calls in flight at once (the scheduler picks the interleaving), a lone call joined by a twin:
  * state one call leaves for another — an outbox, a pending ask, a cache — is then shared between
- * calls that overlap. Calls handed one callId, or met by an observer that disposes of itself, stay
- * one after another.
+ * calls that overlap. Calls handed one callId or one arguments object, or met by a hook that
+ * disposes of itself, stay one after another.
  */
 export function inFlightAtOnce(s: Scenario): Scenario {
-  if (s.concurrent || s.calls.some((c) => c.sameCallIdAs !== undefined) || s.observers.some((o) => o.disposesSelf)) return s
+  if (s.concurrent || s.calls.some((c) => c.sameCallIdAs !== undefined || c.reusesArgsObject) || disposesAHook(s)) return s
   const calls = s.calls.length === 1 ? [s.calls[0]!, s.calls[0]!] : s.calls
   return { ...s, calls, concurrent: true }
 }
+
+/** A body whose steps never wait, and that never waits for its signal. */
+const neverWaits = (body: BodySpec) =>
+  body.outcome.kind !== 'until-aborted' && body.steps.every((step) => step.kind === 'defer' || step.kind === 'conclude' || step.kind === 'conclude-later')
+
+/** Bodies that never wait written as plain functions, not async ones: a throw is then synchronous (CTX-1, IN-4). */
+export function plainBodies(s: Scenario): Scenario {
+  if (!s.tools.some((t) => neverWaits(t.body))) return s
+  return { ...s, tools: s.tools.map((t) => (neverWaits(t.body) ? { ...t, body: { ...t.body, plain: true } } : t)) }
+}
+
+/** Calls one after another, none dispatching another: which call ran before which is the order of the list. */
+const oneAtATime = (s: Scenario) =>
+  !s.concurrent && s.calls.every((c) => !c.program) && s.tools.every((t) => t.body.steps.every((step) => step.kind !== 'dispatch'))
+
+/** The caller hands each call the arguments object of the call before, changed in place (IN-1: a snapshot per call). */
+export function argumentsObjectReused(s: Scenario): Scenario {
+  if (s.calls.length < 2 || !oneAtATime(s)) return s
+  return { ...s, calls: s.calls.map((call, i) => (i === 0 ? call : { ...call, reusesArgsObject: true })) }
+}
+
+/**
+ * One hook (the `pick`-th of the pre-execute listeners, guards, wrappers and post-execute
+ * listeners, in that order) disposes of itself when first entered: the hooks after it still run in
+ * that call, and no later call runs it.
+ */
+export function hookDisposingSelf(s: Scenario, pick: number): Scenario {
+  const lists = [s.pre, s.guards, s.wrappers, s.post] as { disposesSelf?: true }[][]
+  const total = lists.reduce((n, list) => n + list.length, 0)
+  if (total === 0 || !oneAtATime(s)) return s
+  let k = pick % total
+  const [pre, guards, wrappers, post] = lists.map((list) => {
+    const at = k
+    k -= list.length
+    return at >= 0 && at < list.length ? list.map((hook, i) => (i === at ? { ...hook, disposesSelf: true as const } : hook)) : list
+  })
+  return { ...s, pre, guards, wrappers, post } as Scenario
+}
+
+const disposesAHook = (s: Scenario) => [s.pre, s.guards, s.wrappers, s.post, s.observers].some((list) => list.some((hook) => hook.disposesSelf))
 
 /** A wrapper that replaces the signal hands next() arguments, a name, a token… too (EXE-2: only the signal counts). */
 const handingMore = (s: Scenario): Scenario =>
   (s.wrappers.some((w) => w.action.kind === 'replace-signal') ? { ...s, overridesMore: true } : s)
 
 export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> =>
-  arbitrary.chain(nowAndThen(inFlightAtOnce)).chain(withOddThrows()).chain(nowAndThen(handingMore))
+  arbitrary
+    .chain(nowAndThen(inFlightAtOnce))
+    .chain(withOddThrows())
+    .chain(nowAndThen(handingMore))
+    .chain(nowAndThen(plainBodies))
+    .chain(nowAndThen(argumentsObjectReused))
+    .chain(nowAndThenWith(fc.nat(7), hookDisposingSelf))
+
+type HookKind = 'pre' | 'guards' | 'wrappers' | 'post'
+
+/**
+ * For a clause of one kind of hook: the first hook of that kind disposes of itself when first
+ * entered, and then does `acts` (a listener delegates, a wrapper calls next(), a guard passes) so
+ * the hooks after it are reached in that call, as they must be; a lone hook is followed by itself.
+ */
+export const firstDisposingSelf = <K extends HookKind>(kind: K, acts: Partial<Scenario[K][number]>) => (s: Scenario): Scenario => {
+  const list = s[kind] as { disposesSelf?: true }[]
+  if (list.length === 0 || !oneAtATime(s)) return s
+  const hooks = list.length === 1 ? [list[0]!, list[0]!] : list
+  return { ...s, [kind]: hooks.map((hook, i) => (i === 0 ? { ...hook, ...acts, disposesSelf: true } : hook)) }
+}
+
+/** The same as `argumentsObjectReused`, the second call's arguments other than the first's: a kept snapshot then shows (IN-1). */
+export function argumentsObjectChanged(s: Scenario): Scenario {
+  const [first, second] = s.calls
+  if (!first || !oneAtATime(s) || typeof first.args !== 'object' || first.args === null || Array.isArray(first.args) || '$' in first.args) return s
+  const args = { ...first.args, changedByTheCaller: Object.keys(first.args).length }
+  return argumentsObjectReused({ ...s, calls: [first, { ...(second ?? first), args }, ...s.calls.slice(2)] })
+}

@@ -22,7 +22,7 @@ export {
 } from '../arbitraries/hooks.js'
 export { nowAndThen, nowAndThenWith } from '../arbitraries/now-and-then.js'
 export { withOddThrows } from '../arbitraries/odd-throws.js'
-export { inFlightAtOnce } from '../arbitraries/shared-reaches.js'
+export { argumentsObjectChanged, firstDisposingSelf, inFlightAtOnce } from '../arbitraries/shared-reaches.js'
 export { withNestedCallLast } from '../arbitraries/nested-call-last.js'
 export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'

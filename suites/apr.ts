@@ -11,6 +11,7 @@ import {
   defaults,
   guard,
   nowAndThen,
+  nowAndThenWith,
   postListener,
   preListener,
   quiet,
@@ -30,6 +31,16 @@ import { outerAsk } from './apr-outer-ask.js'
 import { withDirect } from './with-direct.js'
 
 const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }, { kind: 'ask', reason: '' })
+/** Reasons a tidy prompt would change: each is forwarded as written, newlines, runs of spaces and blanks at either end. */
+const untidyReason = fc.constantFrom(' needs a human ', 'Delete /tmp/x?\n  This cannot be undone. ', ' two  spaces', 'tab\there\n')
+const isAsk = (value: ValueDesc) => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'ask'
+/** In a third of APR-1's cases every ask a listener answers gives an untidy reason. Drawn last. */
+const withUntidyReasons = (s: Scenario, reason: string): Scenario => ({
+  ...s,
+  pre: s.pre.map((p) => (p.decision.kind === 'returns' && isAsk(p.decision.value)
+    ? { ...p, decision: { kind: 'returns', value: { kind: 'ask', reason } } }
+    : p)),
+})
 const asking: fc.Arbitrary<PreSpec[]> = fc
   .tuple(fc.array(preListener(fc.constant<DecisionSpec>({ kind: 'delegate' })), { maxLength: 1 }), ask, timing)
   .map(([before, value, t]) => [...before, { timing: t, decision: { kind: 'returns', value } as DecisionSpec }])
@@ -91,7 +102,8 @@ export default [
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
     scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } })
       .chain(nowAndThen(askedAgain))
-      .chain(nowAndThen(askedNested)),
+      .chain(nowAndThen(askedNested))
+      .chain(nowAndThenWith(untidyReason, withUntidyReasons, 3)),
   ), outerAsk, { scenario: 5, direct: 1 }),
   judged(
     'APR-2',

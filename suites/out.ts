@@ -44,10 +44,15 @@ const boxedValue = fc.constantFrom<ValueDesc>(
   { n: { $: 'boxed', value: 1 } },
   [{ $: 'boxed', value: 'x' }],
 )
+/** A row of numbers (an embedding, a histogram) holding -0: not lossless JSON, however fast the path for plain rows. */
+const negativeZeroInRow = fc.constantFrom<ValueDesc>([0.5, { $: 'negzero' }, 2], [{ $: 'negzero' }], [1, 2, 3, { $: 'negzero' }])
 const returningValue = (s: Scenario, value: ValueDesc): Scenario => ({
   ...s,
   tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'return', value } } })),
 })
+/** A tool of its own returns `row` and is called last: the row is the value that call publishes. */
+const returningRow = (s: Scenario, row: ValueDesc): Scenario =>
+  calledLast(s, 'row', { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: row } } })
 /**
  * In a quarter of OUT-1's cases more, a tool of its own returns nothing at all, its schema taking any
  * JSON, and is called last: `undefined` is no JSON, never published as null. Drawn last.
@@ -286,7 +291,8 @@ export default [
       .chain(nowAndThenWith(boxedValue, returningValue))
       .chain(nowAndThen(twoSchemas, 5))
       .chain(nowAndThen(returningExtraKey))
-      .chain(nowAndThen(returningNothing)),
+      .chain(nowAndThen(returningNothing))
+      .chain(nowAndThenWith(negativeZeroInRow, returningRow)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   judged(
     'OUT-2',

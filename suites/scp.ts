@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { ANY_SCHEMA, guard, quiet, safeJson, scenario, tool, toolName, type ToolSpec } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
-import { custom } from '../harness/property/custom-property.js'
+import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 
@@ -22,25 +22,38 @@ const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).
 /** What each agent is shown: the listing, not only the call, holds the layer that agent sees. */
 const listedLayer = custom(
   'SCP-1', 'schemas({ agent }) lists a shadowed name from the layer that agent sees',
-  fc.record({ name: toolName, owner: fc.constantFrom<'A' | 'B'>('A', 'B'), globalFirst: fc.boolean() }),
+  fc.record({ name: toolName, owner: fc.constantFrom<'A' | 'B'>('A', 'B'), globalFirst: fc.boolean(), ownDisposed: fc.boolean() }),
   (c) => [
     `tool ${c.name} registered globally (description "global") and for agent ${c.owner} (description "own"), ` +
       `${c.globalFirst ? 'the global one' : 'the agent\'s'} first`,
     'schemas() is read, and schemas({ agent }) for A and for B',
+    ...(c.ownDisposed ? [`then agent ${c.owner}'s tool is disposed, and ${c.name} is called with no agent, as A and as B: each runs the global one`] : []),
   ],
   async (ctx, c) => {
     const registry = await ctx.registry()
-    const registerGlobal = () => registry.register(liveTool(c.name, { description: 'global' }))
+    const registerGlobal = () => registry.register(liveTool(c.name, { description: 'global', execute: async () => ({ layer: 'global' }) }))
     const registerOwn = () => registry.register(liveTool(c.name, { description: 'own' }), { agent: registry.agent(c.owner) })
     if (c.globalFirst) registerGlobal()
-    registerOwn()
+    const disposeOwn = registerOwn()
     if (!c.globalFirst) registerGlobal()
+    const listings = (owner: 'A' | 'B') => {
+      for (const agent of [undefined, 'A', 'B'] as const) {
+        const listed = registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) }) as { name?: unknown; description?: unknown }[]
+        const shown = listed.filter((entry) => entry.name === c.name).map((entry) => entry.description)
+        const expected = agent === owner ? 'own' : 'global'
+        const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
+        if (shown.length !== 1 || shown[0] !== expected) ctx.fail(`${whose} listed ${c.name} as ${safeJson(shown)}, not the ${expected} tool alone`)
+      }
+    }
+    listings(c.owner)
+    if (!c.ownDisposed) return
+    disposeOwn()
+    // Which layer a listing shows after a disposal is SCH-1's; which tool a call runs is this clause's.
     for (const agent of [undefined, 'A', 'B'] as const) {
-      const listed = registry.schemas(agent === undefined ? undefined : { agent: registry.agent(agent) }) as { name?: unknown; description?: unknown }[]
-      const shown = listed.filter((entry) => entry.name === c.name).map((entry) => entry.description)
-      const expected = agent === c.owner ? 'own' : 'global'
-      const whose = agent === undefined ? 'schemas()' : `schemas({ agent: ${agent} })`
-      if (shown.length !== 1 || shown[0] !== expected) ctx.fail(`${whose} listed ${c.name} as ${safeJson(shown)}, not the ${expected} tool alone`)
+      const result = await registry.execute(input(c.name, {}, agent === undefined ? {} : { agent: registry.agent(agent) }))
+      const ran = result.isError ? `an error (${codeOf(registry, result)})` : safeJson((result as { value?: unknown }).value)
+      const caller = agent ? `as ${agent}` : 'with no agent'
+      if (ran !== '{"layer":"global"}') ctx.fail(`after agent ${c.owner}'s ${c.name} was disposed, a call ${caller} got ${ran}, not the global tool`)
     }
   },
 )

@@ -8,7 +8,7 @@ import { sleep } from './real-time.js'
 import { checkTimedOut, DELIVERY_GRACE_MS, timedOutCase, timedOutStory } from './tmo-timed-out.js'
 
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too, and in a third a nested call's. */
-interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true; nested?: true }
+interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true; nested?: true; redefined?: true }
 
 /**
  * With the policy, agent A's tool declares no deadline and shadows a global tool that does: a
@@ -32,6 +32,29 @@ async function shadowingToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): 
   if (shadowedRan) return
   if (result.isError) ctx.fail(`agent A's tool, declaring no timeoutMs, ended as an error (${codeOf(registry, result)}) beside a global one with a deadline`)
   if (aborted) ctx.fail('the body of agent A\'s tool, declaring no timeoutMs, saw its signal abort (the deadline of the global tool it shadows)')
+}
+
+/**
+ * With the policy, a tool with a deadline is called, disposed and registered again without one,
+ * and its body now overruns: a deadline belongs to a definition, never to the name it had.
+ */
+async function redefinedToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): Promise<void> {
+  if (!ctx.adapter.profiles.includes('timeout')) return
+  const registry = await ctx.registry({ timeoutPolicy: true })
+  const dispose = registry.register(liveTool('slow', { timeoutMs: c.timeoutMs }))
+  await registry.execute(input('slow'))
+  dispose()
+  let aborted = false
+  registry.register(liveTool('slow', {
+    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
+      await sleep(c.timeoutMs + c.overrunMs)
+      aborted = exec.signal.aborted
+      return { again: true }
+    }) as never,
+  }))
+  const result = await registry.execute(input('slow'))
+  if (result.isError) ctx.fail(`slow, registered again without timeoutMs, ended as an error (${codeOf(registry, result)})`)
+  if (aborted) ctx.fail('the body of slow, registered again without timeoutMs, saw its signal abort (the deadline of the disposed definition)')
 }
 
 /**
@@ -70,7 +93,8 @@ export default [
       timeoutMs: fc.integer({ min: 1, max: 4 }),
       overrunMs: fc.integer({ min: 5, max: 15 }),
       withPolicy: fc.boolean(),
-    }).chain(nowAndThen((c): DeadlineCase => ({ ...c, shadowing: true }), 3)).chain(nowAndThen((c): DeadlineCase => ({ ...c, nested: true }), 3)),
+    }).chain(nowAndThen((c): DeadlineCase => ({ ...c, shadowing: true }), 3)).chain(nowAndThen((c): DeadlineCase => ({ ...c, nested: true }), 3))
+      .chain(nowAndThen((c): DeadlineCase => ({ ...c, redefined: true }), 3)),
     (c: DeadlineCase) => [
       c.withPolicy
         ? `tool slow, without timeoutMs: its body takes ${c.timeoutMs + c.overrunMs} ms`
@@ -86,10 +110,15 @@ export default [
           `timeoutMs ${c.timeoutMs}, whose body calls child (its token as parent); child declares no timeoutMs and takes ` +
           `${c.timeoutMs + c.overrunMs} ms; one call to parent`,
       ] : []),
+      ...(c.redefined ? [
+        `then, where the adapter has the policy, in a registry of its own with the policy: slow with timeoutMs ${c.timeoutMs} is ` +
+          `called, disposed, and registered again without timeoutMs, its body now taking ${c.timeoutMs + c.overrunMs} ms; one call to it`,
+      ] : []),
     ],
     async (ctx, c) => {
       if (c.shadowing) await shadowingToolHasNoDeadline(ctx, c)
       if (c.nested) await nestedCallHasNoDeadline(ctx, c)
+      if (c.redefined) await redefinedToolHasNoDeadline(ctx, c)
       const withPolicy = c.withPolicy && ctx.adapter.profiles.includes('timeout')
       const registry = await ctx.registry(withPolicy ? { timeoutPolicy: true } : {})
       let bodySignal: AbortSignal | undefined

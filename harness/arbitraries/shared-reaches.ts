@@ -5,7 +5,7 @@
  * in four and leaves the rest of a case as it was drawn.
  */
 import fc from 'fast-check'
-import type { BodySpec, Scenario } from '../scenario/types.js'
+import { neverWaits, type Scenario } from '../scenario/types.js'
 import { nowAndThen, nowAndThenWith } from './now-and-then.js'
 import { withOddThrows } from './odd-throws.js'
 
@@ -20,10 +20,6 @@ export function inFlightAtOnce(s: Scenario): Scenario {
   const calls = s.calls.length === 1 ? [s.calls[0]!, s.calls[0]!] : s.calls
   return { ...s, calls, concurrent: true }
 }
-
-/** A body whose steps never wait, and that never waits for its signal. */
-const neverWaits = (body: BodySpec) =>
-  body.outcome.kind !== 'until-aborted' && body.steps.every((step) => step.kind === 'defer' || step.kind === 'conclude' || step.kind === 'conclude-later')
 
 /** Bodies that never wait written as plain functions, not async ones: a throw is then synchronous (CTX-1, IN-4). */
 export function plainBodies(s: Scenario): Scenario {

@@ -11,6 +11,7 @@ import { describeThrown } from '../safe/safe-read.js'
 import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
 import type { ApprovalSpec, Attack, AttackValue, AttackWrite, BodyStep, CallSpec, DecisionSpec, ObserverSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import { neverWaits } from './types.js'
 import { applyWrites } from './attack.js'
 import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
 import { isPlainDesc } from './read-desc.js'
@@ -577,7 +578,7 @@ class ScenarioRun {
       parameters: buildValue(spec.parameters),
       output: this.output(spec),
       execute(args: JsonValue, ctx: ToolRunContext) {
-        return spec.body.plain ? run.plainBody(spec, args, ctx) : run.body(registry, spec, args, ctx)
+        return spec.body.plain && neverWaits(spec.body) ? run.plainBody(spec, args, ctx) : run.body(registry, spec, args, ctx)
       },
     }
     if (spec.timeoutMs !== undefined) def.timeoutMs = spec.timeoutMs
@@ -808,8 +809,7 @@ function runStepNow(step: BodyStep, ctx: ToolRunContext): void {
     const context = buildValue(step.context)
     ctx.deferContext(context as never)
     if (step.changeAfter) rewriteMessage(context)
-  }
-  else if (step.kind === 'conclude') ctx.concludeTurn()
+  } else if (step.kind === 'conclude') ctx.concludeTurn()
 }
 
 /** The abort `aborts` holds for `call`, removed: each is made once. */

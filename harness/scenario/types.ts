@@ -76,8 +76,8 @@ export interface BodySpec {
   steps: BodyStep[]
   outcome: BodyOutcome
   /**
-   * A plain function, not an async one (only for steps that never wait): it runs its steps and
-   * throws synchronously, or returns a promise of its value (CTX-1 and IN-4 hold for both shapes).
+   * A plain function, not an async one: it runs its steps and throws synchronously, or returns a
+   * promise of its value (CTX-1 and IN-4 hold for both shapes). A body that waits runs async all the same.
    */
   plain?: true
 }
@@ -290,6 +290,10 @@ export interface Scenario {
   /** What every hook, approval service, classifier, projection and finalizer that throws or rejects throws, in place of an Error. */
   hooksThrow?: ValueDesc
 }
+
+/** A body whose steps never wait, and that never waits for its signal: one a plain function can run. */
+export const neverWaits = (body: BodySpec): boolean =>
+  body.outcome.kind !== 'until-aborted' && body.steps.every((step) => step.kind === 'defer' || step.kind === 'conclude' || step.kind === 'conclude-later')
 
 export const emptyScenario = (): Scenario => ({
   version: 1,

@@ -37,22 +37,20 @@ export function argumentsObjectReused(s: Scenario): Scenario {
   return { ...s, calls: s.calls.map((call, i) => (i === 0 ? call : { ...call, reusesArgsObject: true })) }
 }
 
+type HookKind = 'pre' | 'guards' | 'wrappers' | 'post'
+const HOOK_KINDS: HookKind[] = ['pre', 'guards', 'wrappers', 'post']
+
 /**
  * One hook (the `pick`-th of the pre-execute listeners, guards, wrappers and post-execute
  * listeners, in that order) disposes of itself when first entered: the hooks after it still run in
  * that call, and no later call runs it.
  */
 export function hookDisposingSelf(s: Scenario, pick: number): Scenario {
-  const lists = [s.pre, s.guards, s.wrappers, s.post] as { disposesSelf?: true }[][]
-  const total = lists.reduce((n, list) => n + list.length, 0)
-  if (total === 0 || !oneAtATime(s)) return s
-  let k = pick % total
-  const [pre, guards, wrappers, post] = lists.map((list) => {
-    const at = k
-    k -= list.length
-    return at >= 0 && at < list.length ? list.map((hook, i) => (i === at ? { ...hook, disposesSelf: true as const } : hook)) : list
-  })
-  return { ...s, pre, guards, wrappers, post } as Scenario
+  const hooks = HOOK_KINDS.flatMap((kind) => s[kind].map((_hook, at) => ({ kind, at })))
+  const chosen = hooks[pick % Math.max(hooks.length, 1)]
+  if (!chosen || !oneAtATime(s)) return s
+  const list = s[chosen.kind] as { disposesSelf?: true }[]
+  return { ...s, [chosen.kind]: list.map((hook, i) => (i === chosen.at ? { ...hook, disposesSelf: true } : hook)) }
 }
 
 const disposesAHook = (s: Scenario) => [s.pre, s.guards, s.wrappers, s.post, s.observers].some((list) => list.some((hook) => hook.disposesSelf))
@@ -69,8 +67,6 @@ export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitra
     .chain(nowAndThen(plainBodies))
     .chain(nowAndThen(argumentsObjectReused))
     .chain(nowAndThenWith(fc.nat(7), hookDisposingSelf))
-
-type HookKind = 'pre' | 'guards' | 'wrappers' | 'post'
 
 /**
  * For a clause of one kind of hook: the first hook of that kind disposes of itself when first

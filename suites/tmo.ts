@@ -10,6 +10,17 @@ import { checkTimedOut, DELIVERY_GRACE_MS, timedOutCase, timedOutStory } from '.
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too, and in a third a nested call's. */
 interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true; nested?: true; redefined?: true }
 
+/** A body that runs past the case's timeoutMs, and whether its signal had aborted by the time it finished. */
+function overrunningBody(c: DeadlineCase): { execute: never; aborted: () => boolean } {
+  let aborted = false
+  const execute = async (_args: unknown, exec: { signal: AbortSignal }) => {
+    await sleep(c.timeoutMs + c.overrunMs)
+    aborted = exec.signal.aborted
+    return { finished: true }
+  }
+  return { execute: execute as never, aborted: () => aborted }
+}
+
 /**
  * With the policy, agent A's tool declares no deadline and shadows a global tool that does: a
  * registry that takes the deadline from the global layer by name aborts A's body.
@@ -18,20 +29,15 @@ async function shadowingToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): 
   if (!ctx.adapter.profiles.includes('scopes') || !ctx.adapter.profiles.includes('timeout')) return
   const registry = await ctx.registry({ timeoutPolicy: true })
   const agent = registry.agent('A')
-  let aborted = false
   let shadowedRan = false
-  const overrun = async (_args: unknown, exec: { signal: AbortSignal }) => {
-    await sleep(c.timeoutMs + c.overrunMs)
-    aborted = exec.signal.aborted
-    return { finished: true }
-  }
+  const overrun = overrunningBody(c)
   registry.register(liveTool('slow', { timeoutMs: c.timeoutMs, execute: (async () => ((shadowedRan = true), { shadowed: true })) as never }))
-  registry.register(liveTool('slow', { execute: overrun as never }), { agent })
+  registry.register(liveTool('slow', { execute: overrun.execute }), { agent })
   const result = await registry.execute(input('slow', {}, { agent }))
   // The shadowed tool ran in the agent's tool's place: SCP-1's fault, judged there.
   if (shadowedRan) return
   if (result.isError) ctx.fail(`agent A's tool, declaring no timeoutMs, ended as an error (${codeOf(registry, result)}) beside a global one with a deadline`)
-  if (aborted) ctx.fail('the body of agent A\'s tool, declaring no timeoutMs, saw its signal abort (the deadline of the global tool it shadows)')
+  if (overrun.aborted()) ctx.fail('the body of agent A\'s tool, declaring no timeoutMs, saw its signal abort (the deadline of the global tool it shadows)')
 }
 
 /**
@@ -44,17 +50,11 @@ async function redefinedToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): 
   const dispose = registry.register(liveTool('slow', { timeoutMs: c.timeoutMs }))
   await registry.execute(input('slow'))
   dispose()
-  let aborted = false
-  registry.register(liveTool('slow', {
-    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-      await sleep(c.timeoutMs + c.overrunMs)
-      aborted = exec.signal.aborted
-      return { again: true }
-    }) as never,
-  }))
+  const overrun = overrunningBody(c)
+  registry.register(liveTool('slow', { execute: overrun.execute }))
   const result = await registry.execute(input('slow'))
   if (result.isError) ctx.fail(`slow, registered again without timeoutMs, ended as an error (${codeOf(registry, result)})`)
-  if (aborted) ctx.fail('the body of slow, registered again without timeoutMs, saw its signal abort (the deadline of the disposed definition)')
+  if (overrun.aborted()) ctx.fail('the body of slow, registered again without timeoutMs, saw its signal abort (the deadline of the disposed definition)')
 }
 
 /**
@@ -65,15 +65,9 @@ async function redefinedToolHasNoDeadline(ctx: CustomContext, c: DeadlineCase): 
 async function nestedCallHasNoDeadline(ctx: CustomContext, c: DeadlineCase): Promise<void> {
   if (!ctx.adapter.profiles.includes('code') || !ctx.adapter.profiles.includes('timeout')) return
   const registry = await ctx.registry({ timeoutPolicy: true })
-  let childAborted = false
+  const child = overrunningBody(c)
   let childResult: ToolExecutionResult | undefined
-  registry.register(liveTool('child', {
-    execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-      await sleep(c.timeoutMs + c.overrunMs)
-      childAborted = exec.signal.aborted
-      return { child: true }
-    }) as never,
-  }))
+  registry.register(liveTool('child', { execute: child.execute }))
   registry.register(liveTool('parent', {
     timeoutMs: c.timeoutMs,
     execute: (async (_args: unknown, exec: { token: unknown }) => {
@@ -82,7 +76,7 @@ async function nestedCallHasNoDeadline(ctx: CustomContext, c: DeadlineCase): Pro
     }) as never,
   }))
   await registry.execute(input('parent'))
-  if (childAborted) ctx.fail('the nested call to child, whose tool declares no timeoutMs, saw its signal abort (its parent\'s deadline)')
+  if (child.aborted()) ctx.fail('the nested call to child, whose tool declares no timeoutMs, saw its signal abort (its parent\'s deadline)')
   else if (childResult?.isError) ctx.fail(`the nested call to child, whose tool declares no timeoutMs, ended as an error (${codeOf(registry, childResult)})`)
 }
 

@@ -56,11 +56,13 @@ export { seamsOf } from '../seams.js'
 export { scenarioStory } from '../scenario/story.js'
 export type { Trace } from '../scenario/trace.js'
 export type {
+  AgentName,
   ApprovalSpec,
   BodyStep,
   CallSpec,
   ClassifierSpec,
   DecisionSpec,
+  DispatchStep,
   ExtraField,
   FinalizeSpec,
   GuardSpec,

@@ -10,7 +10,10 @@ import { isDeepFrozen, safeJson } from './inspect.js'
 import { describeThrown } from '../safe/safe-read.js'
 import { afterOwnTime } from '../safe/own-time.mjs'
 import type { AttackTarget, CallRecord, Stage, Trace, TraceEvent } from './trace.js'
-import type { ApprovalSpec, Attack, AttackValue, AttackWrite, BodyStep, CallSpec, DecisionSpec, ObserverSpec, Scenario, ToolSpec, ValueDesc } from './types.js'
+import type {
+  AgentName, ApprovalSpec, Attack, AttackValue, AttackWrite, BodyStep, CallSpec, DecisionSpec, DispatchStep, ObserverSpec, Scenario, ThrowsSpec,
+  ToolSpec, ValueDesc,
+} from './types.js'
 import { neverWaits } from './types.js'
 import { applyWrites } from './attack.js'
 import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
@@ -173,7 +176,7 @@ class ScenarioRun {
     }
     const s = this.scenario
     const errors = [
-      step('agent', () => s.calls.forEach((call) => call.agent && !call.lookalikeAgent && this.callerKey(registry, call.agent))),
+      step('agent', () => callers(s).forEach((agent) => this.callerKey(registry, agent))),
       ...s.pre.map((spec, i) => step('onPreExecute', () => disposingSelf(
         spec,
         this.preListener(i, spec.timing, spec.decision, spec.tamper, spec.attack),
@@ -302,6 +305,17 @@ class ScenarioRun {
   /** What a hook that throws throws: an Error, or the scenario's own odd value (a Symbol, null…). */
   private thrown(message: string): unknown {
     return this.scenario.hooksThrow === undefined ? new Error(message) : buildValue(this.scenario.hooksThrow)
+  }
+
+  /**
+   * A projection's or finalizer's throw; an async one returns a rejected promise instead, marked as
+   * handled: a registry that never awaits it has let an error through, which the outcome shows.
+   */
+  private throwing(spec: ThrowsSpec, message: string): Promise<never> {
+    if (!spec.async) throw this.thrown(message)
+    const rejected = Promise.reject(this.thrown(message))
+    rejected.catch(() => undefined)
+    return rejected
   }
 
   private pause(): Promise<void> {
@@ -487,6 +501,8 @@ class ScenarioRun {
             return next().then(() => {
               throw this.thrown('toolreg: wrapper throws after next()')
             })
+          case 'made-up-after-next':
+            return next().then(() => buildValue(action.result))
         }
       }
       return settleThen(() => this.timed(spec.timing, act), () => this.leave('wrapper', call, index)) as Promise<never>
@@ -629,7 +645,7 @@ class ScenarioRun {
 
   private output(spec: ToolSpec) {
     const project = (p: ToolSpec['render'], value: unknown, asText: boolean): unknown => {
-      if (p.kind === 'throws') throw this.thrown('toolreg: projection throws')
+      if (p.kind === 'throws') return this.throwing(p, 'toolreg: projection throws')
       if (p.kind === 'returns') {
         const returned = buildValue(p.value)
         // A hostile projection rewrites what it returned once the registry has it in hand.
@@ -673,7 +689,7 @@ class ScenarioRun {
       this.attack('finalize', call, 'exec', exec, attack?.exec)
       this.attack('finalize', call, 'result', result, attack?.result)
       this.leave('finalize', call, 0)
-      if (spec.kind === 'throws') throw this.thrown('toolreg: finalizer throws')
+      if (spec.kind === 'throws') return this.throwing(spec, 'toolreg: finalizer throws')
       return spec.kind === 'keep' ? undefined : buildValue(spec.value)
     }
   }
@@ -713,7 +729,7 @@ class ScenarioRun {
       for (const [at, step] of spec.body.steps.entries()) {
         if (step.kind === 'await') await this.pause()
         else if (step.kind === 'conclude-later') concludeLater = true
-        else if (step.kind === 'dispatch') await this.dispatch(registry, ctx, `${call}/${at}`, step.tool, step.args)
+        else if (step.kind === 'dispatch') await this.dispatch(registry, ctx, `${call}/${at}`, step)
         else runStepNow(step, ctx)
       }
       const outcome = spec.body.outcome
@@ -745,10 +761,12 @@ class ScenarioRun {
     if (abort) queueMicrotask(abort)
   }
 
-  private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, tool: string, args: ValueDesc): Promise<void> {
-    const input: ToolExecutionInput = { callId, name: tool, arguments: buildValue(args), signal: ctx.signal, parent: ctx.token }
-    this.callerSignals.set(callId, ctx.signal)
-    if (ctx.agent !== undefined) input.agent = ctx.agent
+  private async dispatch(registry: RegistryUnderTest, ctx: ToolRunContext, callId: string, step: DispatchStep): Promise<void> {
+    const signal = step.abortedSignal ? AbortSignal.abort() : ctx.signal
+    const input: ToolExecutionInput = { callId, name: step.tool, arguments: buildValue(step.args), signal, parent: ctx.token }
+    this.callerSignals.set(callId, signal)
+    const agent = step.agent === undefined ? ctx.agent : step.agent === 'none' ? undefined : this.callerKey(registry, step.agent)
+    if (agent !== undefined) input.agent = agent
     const record: CallRecord = { callId: input.callId, observed: [] }
     this.nested.push(record)
     this.inFlight.set(input.callId, input.callId)
@@ -926,4 +944,11 @@ function isErrorResult(result: unknown): boolean | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The agents the case's calls and nested calls are made for, whose keys are asked for before any call. */
+function callers(s: Scenario): AgentName[] {
+  const direct = s.calls.flatMap((call) => (call.agent && !call.lookalikeAgent ? [call.agent] : []))
+  const nested = s.tools.flatMap((t) => t.body.steps.flatMap((step) => (step.kind === 'dispatch' && step.agent && step.agent !== 'none' ? [step.agent] : [])))
+  return [...new Set([...direct, ...nested])]
 }

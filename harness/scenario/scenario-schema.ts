@@ -15,7 +15,7 @@ const decision = {
 const projection = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['json-text', 'returns', 'throws'] }, value: desc, mutateAfter: { type: 'boolean' } },
+  properties: { kind: { enum: ['json-text', 'returns', 'throws'] }, value: desc, mutateAfter: { type: 'boolean' }, async: { const: true } },
   additionalProperties: false,
 }
 const attackValue = {
@@ -106,6 +106,8 @@ export const SCENARIO_SCHEMA = {
                     changeAfter: { const: true },
                     tool: { type: 'string' },
                     args: desc,
+                    abortedSignal: { const: true },
+                    agent: { enum: ['A', 'B', 'none'] },
                   },
                   additionalProperties: false,
                 },
@@ -124,7 +126,7 @@ export const SCENARIO_SCHEMA = {
           finalize: {
             type: 'object',
             required: ['kind'],
-            properties: { kind: { enum: ['keep', 'returns', 'throws'] }, value: desc },
+            properties: { kind: { enum: ['keep', 'returns', 'throws'] }, value: desc, async: { const: true } },
             additionalProperties: false,
           },
           timeoutMs: { type: 'number' },
@@ -183,7 +185,9 @@ export const SCENARIO_SCHEMA = {
             type: 'object',
             required: ['kind'],
             properties: {
-              kind: { enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next'] },
+              kind: {
+                enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next', 'made-up-after-next'],
+              },
               result: desc,
               frozen: { const: true },
             },

@@ -10,10 +10,12 @@ import type {
   CallSpec,
   ClassifierSpec,
   DecisionSpec,
+  DispatchStep,
   FinalizeSpec,
   GuardSpec,
   ProjectionSpec,
   Scenario,
+  ThrowsSpec,
   ToolSpec,
   ValueDesc,
   WrapperAction,
@@ -45,7 +47,9 @@ function classifier(spec: ClassifierSpec): string {
 function body(spec: BodySpec): string {
   const steps = spec.steps.map((step) => {
     if (step.kind === 'defer') return `defers ${showValue(step.context)}${step.changeAfter ? ', then rewrites the object it deferred' : ''}`
-    if (step.kind === 'dispatch') return `calls ${step.tool}(${showValue(step.args)})`
+    if (step.kind === 'dispatch') {
+      return `calls ${step.tool}(${showValue(step.args)})${nestedCaller(step)}${step.abortedSignal ? ' with a signal of its own, already aborted' : ''}`
+    }
     if (step.kind === 'conclude-later') return 'concludes the turn through its saved context after returning'
     return step.kind === 'conclude' ? 'concludes the turn' : 'awaits'
   })
@@ -59,11 +63,16 @@ function body(spec: BodySpec): string {
   return `${spec.plain ? '(a plain function, not async) ' : ''}${[...steps, end].join(', ')}`
 }
 
-const projection = (what: string, spec: ProjectionSpec) =>
-  spec.kind === 'json-text' ? `${what} as JSON text` : spec.kind === 'throws' ? `${what} throws` : `${what} returns ${showValue(spec.value)}`
+const nestedCaller = (step: DispatchStep) => (step.agent === undefined ? '' : step.agent === 'none' ? ' for no agent' : ` for agent ${step.agent}`)
 
-const finalizer = (spec: FinalizeSpec) =>
-  spec.kind === 'keep' ? 'finalizer keeps the content' : spec.kind === 'throws' ? 'finalizer throws' : `finalizer returns ${showValue(spec.value)}`
+const throwsWords = (spec: ThrowsSpec) => (spec.async ? 'is async and rejects' : 'throws')
+
+const projection = (what: string, spec: ProjectionSpec) =>
+  spec.kind === 'json-text' ? `${what} as JSON text` : spec.kind === 'throws' ? `${what} ${throwsWords(spec)}` : `${what} returns ${showValue(spec.value)}`
+
+const finalizer = (spec: FinalizeSpec) => (spec.kind === 'keep'
+  ? 'finalizer keeps the content'
+  : spec.kind === 'throws' ? `finalizer ${throwsWords(spec)}` : `finalizer returns ${showValue(spec.value)}`)
 
 function tool(spec: ToolSpec): string {
   const parts = [classifier(spec.classifier), `body ${body(spec.body)}`, projection('render', spec.render)]
@@ -86,6 +95,7 @@ function wrapper(action: WrapperAction): string {
   if (action.kind === 'unawaited-next') return `calls next() without waiting for it and returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'pass') return 'calls next()'
   if (action.kind === 'throws-after-next') return 'calls next(), then throws'
+  if (action.kind === 'made-up-after-next') return `calls next(), then returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'next-twice') return 'calls next() twice'
   if (action.kind === 'replace-signal') return 'replaces the signal'
   return action.kind

@@ -62,8 +62,14 @@ export type BodyStep =
   | { kind: 'conclude' }
   /** Keep the run context and call concludeTurn() on it once the call has entered its next stage, after the body returned (CTX-2). */
   | { kind: 'conclude-later' }
-  /** Call another tool as a nested call carrying this execution's token as parent (CODE-2). */
-  | { kind: 'dispatch'; tool: string; args: ValueDesc }
+  /**
+   * Call another tool as a nested call carrying this execution's token as parent (CODE-2), handed
+   * this execution's signal, or with `abortedSignal` a signal of its own already aborted (CAN-1);
+   * made for this execution's agent, or for `agent` (`none`: for no agent), as a program may (PRE-7, SCP-1).
+   */
+  | { kind: 'dispatch'; tool: string; args: ValueDesc; abortedSignal?: true; agent?: AgentName | 'none' }
+
+export type DispatchStep = Extract<BodyStep, { kind: 'dispatch' }>
 
 export type BodyOutcome =
   | { kind: 'return'; value: ValueDesc }
@@ -82,8 +88,14 @@ export interface BodySpec {
   plain?: true
 }
 
+/**
+ * A throw, or with `async` the rejection of the promise an async function returns: an error under
+ * every reading (a registry that awaits meets the throw; one that does not, a promise that is not JSON).
+ */
+export type ThrowsSpec = { kind: 'throws'; async?: true }
+
 /** `mutateAfter`: the hook keeps what it returned and rewrites it at the next stage (hostile hooks). */
-export type ProjectionSpec = { kind: 'json-text' } | { kind: 'returns'; value: ValueDesc; mutateAfter?: boolean } | { kind: 'throws' }
+export type ProjectionSpec = { kind: 'json-text' } | { kind: 'returns'; value: ValueDesc; mutateAfter?: boolean } | ThrowsSpec
 
 /**
  * A realistic value a hostile hook writes: another registered tool's name, another agent's key,
@@ -104,7 +116,7 @@ export interface Attack {
   /** Writes on the decision this hook returned, made when the call enters its next stage. */
   decision?: AttackWrite[]
 }
-export type FinalizeSpec = { kind: 'keep' } | { kind: 'returns'; value: ValueDesc } | { kind: 'throws' }
+export type FinalizeSpec = { kind: 'keep' } | { kind: 'returns'; value: ValueDesc } | ThrowsSpec
 
 export interface ExtraField {
   key: string
@@ -175,6 +187,8 @@ export type WrapperAction =
   | { kind: 'rejects' }
   /** Await next(), then throw: the body's result is lost, the call ends in error (EXE-3). */
   | { kind: 'throws-after-next' }
+  /** Await next(), then return a made-up result in place of the body's (EXE-4; CTX-1: the body's contexts stay). */
+  | { kind: 'made-up-after-next'; result: ValueDesc }
 
 export interface WrapperSpec extends DisposesSelf {
   scope?: AgentName

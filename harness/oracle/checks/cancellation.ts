@@ -102,7 +102,7 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
     const replaced = expected.clause === 'PST-1' ? result.isError && code === 'ABORTED' : !result.isError || code === 'ABORTED' || !codeKept
     if (replaced) {
       // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
-      const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4'
+      const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4' || expected.clause === 'OUT-1'
       // Cancellation replaces with ABORTED, never with a success: a thrown body published as one is OUT-3's, abort or none.
       const clause = ownError && !result.isError ? 'OUT-3' : 'CAN-4'
       const decided = ownError
@@ -139,7 +139,10 @@ function lastEnteredBefore(trace: Trace, callId: string, at: number): Stage | un
  */
 function decisionPoint(trace: Trace, callId: string, e: Expected): number {
   const clause = e.outcome.clause
-  if (clause === 'OUT-3' || clause === 'OUT-4') return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
+  // A body's throw, or a value its output schema refuses: the tool's own error, decided once its body started.
+  if (clause === 'OUT-3' || clause === 'OUT-4' || (clause === 'OUT-1' && e.outcome.isError)) {
+    return trace.events.findIndex((x) => x.ev === 'enter' && x.stage === 'body' && x.call === callId)
+  }
   if (clause === 'PST-1' && e.outcome.isError) return nthEntered(trace, callId, 'post', e.postEntered)
   if (clause !== 'PRE-2' && clause !== 'PRE-3') return -1
   // A listener that does not apply to this caller ran (PRE-7's or SCP-2's fault): no denial of the model's was decided.

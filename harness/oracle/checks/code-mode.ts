@@ -27,7 +27,8 @@ export function judgeNested(scenario: Scenario, trace: Trace, e: Expected, spec:
     const nestedId = `${callId}/${at}`
     const record = trace.nested?.find((r) => r.callId === nestedId)
     if (!record) return
-    const call: CallSpec = { tool: step.tool, args: step.args, ...(spec.agent ? { agent: spec.agent } : {}) }
+    const agent = step.agent === undefined ? spec.agent : step.agent === 'none' ? undefined : step.agent
+    const call: CallSpec = { tool: step.tool, args: step.args, ...(agent ? { agent } : {}), ...(step.abortedSignal ? { abortAtEntry: true } : {}) }
     const index = Number(callId.slice(1).split('/')[0])
     const expected = predictBranch(scenario, trace, index, nestedId, call)
     const found: Finding[] = []

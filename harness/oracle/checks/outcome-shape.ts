@@ -23,13 +23,20 @@ export function shapeProblem(result: unknown): string | undefined {
     if ('value' in r) return 'a failure carries a value'
     const message = typeof r.error === 'object' && r.error !== null ? (r.error as { message?: unknown }).message : undefined
     if (typeof message !== 'string') return 'a failure has no error.message'
-    if ('concludesTurn' in r) return 'a failure carries concludesTurn'
+    if (carriesConclusion(r)) return 'a failure carries concludesTurn'
   } else {
     if (!('value' in r)) return 'a success has no value'
     if ('error' in r) return 'a success carries an error'
-    if ('concludesTurn' in r && r.concludesTurn !== true) return 'concludesTurn is present but not true'
+    if (carriesConclusion(r) && r.concludesTurn !== true) return 'concludesTurn is present but not true'
   }
   return undefined
+}
+
+/** Whether the outcome carries concludesTurn: an own key left undefined is none (it is not lossless JSON: META-1's). */
+function carriesConclusion(r: object): boolean {
+  if (!('concludesTurn' in r)) return false
+  const own = Object.getOwnPropertyDescriptor(r, 'concludesTurn')
+  return !own || own.get !== undefined || own.value !== undefined
 }
 
 /** OUT-5: the published content is a ContentBlock[] and the contexts are UserMessages. */
@@ -56,7 +63,7 @@ export function misshapenOutcome(view: SettledView, e: Expected, aborted: boolea
   const shape = shapeProblem(result)
   if (!shape) return false
   const report = view.report('outcome-shape')
-  if ('concludesTurn' in result && (result as { concludesTurn?: unknown }).concludesTurn !== true) report('CTX-2', 'concludes-not-true', shape)
+  if (carriesConclusion(result) && (result as { concludesTurn?: unknown }).concludesTurn !== true) report('CTX-2', 'concludes-not-true', shape)
   report('RES-3', 'result-shape', shape)
   const isError = (result as { isError?: unknown } | null)?.isError
   if (!aborted && typeof isError === 'boolean' && isError !== e.outcome.isError) {

@@ -16,6 +16,9 @@ function clausesOf(scenario: Scenario, e: Untagged): ExpectationClauses {
   const decided = e.outcome.clause
   const decider = e.guardsEntered > 0 ? scenario.guards[e.guards[e.guardsEntered - 1]!] : undefined
   const approvalFailed = e.approvalRequested && decided === 'APR-2'
+  // The chain ended at a wrapper that returned without next(): a body run anyway breaks EXE-1's own sentence.
+  const lastWrapper = e.wrappersEntered > 0 ? scenario.wrappers[e.wrappers[e.wrappersEntered - 1]!] : undefined
+  const returnedWithoutNext = !e.bodyRuns && lastWrapper?.action.kind === 'made-up'
   return {
     mode: e.mode === 'parallel' ? 'MODE-1' : e.modeRefused ? 'DEF-5' : 'MODE-2',
     finalize: !e.tool && decided === 'CODE-1' ? 'CODE-1' : 'FIN-2',
@@ -29,7 +32,7 @@ function clausesOf(scenario: Scenario, e: Untagged): ExpectationClauses {
     guardsBypassed: 'APR-3',
     wrappers: 'EXE-1',
     // A body run on arguments DEF-5 refuses is DEF-5's, whatever post-execute or the finalizer made of the outcome.
-    body: e.bodyRuns ? 'EXE-1' : e.bodyRefused ? 'DEF-5' : decided,
+    body: e.bodyRuns || returnedWithoutNext ? 'EXE-1' : e.bodyRefused ? 'DEF-5' : decided,
     post: 'PST-1',
     postBypassed: decided,
     observers: 'RES-1',

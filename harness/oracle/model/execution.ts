@@ -32,6 +32,13 @@ export function wrapperChain(specs: WrapperSpec[], applicable: number[], tool: T
       return { ...below, entered: entered + below.entered, runPost: false, outcome }
     }
     if (action.kind === 'made-up') return { entered, bodyRuns: false, ...madeUp(action.result, tool, shapes, NO_BODY) }
+    if (action.kind === 'made-up-after-next') {
+      // What ran below it ran, and what a body deferred or concluded counts; a pipeline error below it is the call's.
+      const below = wrapperChain(specs, applicable.slice(position + 1), tool, call, shapes)
+      if (below.outcome.clause === 'EXE-3') return { ...below, entered: entered + below.entered }
+      const body = below.bodyRuns ? bodyEffects(tool, shapes) : NO_BODY
+      return { ...below, entered: entered + below.entered, ...madeUp(action.result, tool, shapes, body) }
+    }
     if (action.kind === 'unawaited-next') {
       // The body runs on beside the made-up result, and the call waits for it (CAN-3): its contexts and conclusion count.
       const refused = bodyNeverRuns(tool, call)

@@ -13,6 +13,7 @@ import {
   succeedingTool,
   tool,
   toolOfItsOwn,
+  withNestedCallLast,
   type DecisionSpec,
   type PostSpec,
   type Scenario,
@@ -61,6 +62,21 @@ const canThreeChains = fc.oneof(
 const leavesBodyRunning = (s: { wrappers: WrapperSpec[] }) => s.wrappers.some((w) => w.action.kind === 'unawaited-next')
 
 /**
+ * In a third of CAN-4's scenario cases a tool of its own returns, after a scheduler point, a value
+ * its output schema refuses, and one more call, whose caller aborts the moment that body settles,
+ * calls it, with no listener to deny or block it: INVALID_TOOL_OUTPUT is no success, so it stays,
+ * never ABORTED. Drawn last.
+ */
+function refusingItsOutput(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === 'refused')) return s
+  const outcome = { kind: 'return', value: { done: true } } as const
+  const outputSchema: ValueDesc = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }
+  const refused = toolOfItsOwn(model, 'refused', { outputSchema, body: { steps: [{ kind: 'await' }], outcome } })
+  return { ...s, pre: [], post: [], tools: [...s.tools, refused], calls: [...s.calls, { tool: 'refused', args: {}, abortAsBodySettles: true }] }
+}
+
+/**
  * In half of CAN-4's scenario cases a tool of its own throws an AbortError of its own (as
  * `signal.throwIfAborted()` does) after a scheduler point, and one more call, whose caller aborts
  * the moment that body settles, calls it: a tool's own error all the same, never ABORTED. Drawn last.
@@ -86,6 +102,15 @@ const withAbortReason = (every: number) => nowAndThenWith(callerReason, (s: Scen
 ), every)
 /** In a quarter of CAN-1's cases more, every abort's reason is the caller's deadline (a TimeoutError). Drawn last. */
 const withDeadlineReason = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map((c) => ({ ...c, abortReason: deadlineReason })) })
+/**
+ * A call of the case's own, last and not aborted, whose body dispatches a nested call handed a signal
+ * of its own that is already aborted: the nested call is refused at entry like any call, whatever its
+ * parent's signal says. The case's hooks stay, so the nested call has listeners and guards to skip.
+ */
+const withNestedAbortedAtEntry = (s: Scenario): Scenario => {
+  const nested = withNestedCallLast(s, {}, { abortedSignal: true })
+  return nested === s ? s : { ...nested, pre: s.pre, guards: s.guards, wrappers: s.wrappers }
+}
 
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }
@@ -175,7 +200,7 @@ export default [
     'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
     scenario({
       calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
-    }).chain(withAbortReason(2)).chain(nowAndThen(withDeadlineReason)),
+    }).chain(withAbortReason(2)).chain(nowAndThen(withDeadlineReason)).chain(nowAndThen(withNestedAbortedAtEntry)),
   ),
   judged(
     'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
@@ -198,6 +223,6 @@ export default [
       pre: fc.array(preListener(), { maxLength: 2 }),
       post: fc.array(awaitingPost, { maxLength: 1 }),
       calls: { abortScheduled: 100, abortWhilePostRuns: 50 },
-    }).chain(nowAndThen(throwingAbortError, 2)),
+    }).chain(nowAndThen(throwingAbortError, 2)).chain(nowAndThen(refusingItsOutput, 3)),
   ), timeoutStays, { scenario: 5, direct: 1 }),
 ]

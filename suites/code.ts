@@ -1,6 +1,8 @@
 /** CODE: Code Mode. */
 import fc from 'fast-check'
-import { buildValue, defaults, losslessText, nowAndThen, poisoned, scenario, tool, valueWords, type Scenario } from '../harness/property/vocabulary.js'
+import {
+  buildValue, defaults, losslessText, nowAndThen, nowAndThenWith, poisoned, scenario, tool, valueWords, type Scenario,
+} from '../harness/property/vocabulary.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -28,6 +30,20 @@ const LOG_LISTENER = {
   'throw': 'throws',
   'delegate-then-rewrite': 'awaits next(), then rewrites the logged content to "redacted"',
 } as const
+
+type LogListener = keyof typeof LOG_LISTENER
+interface LogCase { names: string[]; listener: LogListener; inner?: LogListener }
+/**
+ * In half of CODE-4's cases two listeners, the second registered after the first and run inside it:
+ * a throw anywhere in the chain that was run leaves the original content logged. Drawn last.
+ */
+const chains = fc.constantFrom<[LogListener, LogListener]>(
+  ['delegate-then-rewrite', 'throw'], ['delegate-then-rewrite', 'throw'], ['throw', 'rewrite'], ['delegate-then-rewrite', 'rewrite'], ['rewrite', 'throw'],
+)
+const logCase: fc.Arbitrary<LogCase> = fc.record({ names, listener: fc.constantFrom<LogListener>('rewrite', 'throw', 'delegate-then-rewrite') })
+  .chain(nowAndThenWith(chains, (c, [listener, inner]): LogCase => ({ ...c, listener, inner }), 2))
+/** Whether the chain the waterfall runs (the first listener, and the inner one only where the first awaits next()) meets a throw. */
+const chainThrows = (c: LogCase) => c.listener === 'throw' || (c.listener === 'delegate-then-rewrite' && c.inner === 'throw')
 
 function runProgram(
   registry: RegistryUnderTest, calls: { name: string; arguments: JsonValue }[], agent = true, opts: { concurrent?: boolean } = {},
@@ -214,10 +230,11 @@ export default [
 
   custom(
     'CODE-4', 'the code-dispatch-log waterfall rewrites only the persisted copy of a sub-call\'s content; a throwing listener leaves the original logged',
-    fc.record({ names, listener: fc.constantFrom('rewrite', 'throw', 'delegate-then-rewrite') }),
+    logCase,
     (c) => [
       `${toolsLine(c.names)}, each returning a secret`,
       `a code-dispatch-log listener that ${LOG_LISTENER[c.listener]}`,
+      ...(c.inner ? [`a second one, registered after it, that ${LOG_LISTENER[c.inner]}`] : []),
       `a program calls ${c.names.join(', then ')}, on a registry with the listener and on one without`,
     ],
     async (ctx, c) => {
@@ -228,11 +245,13 @@ export default [
         )
         for (const name of c.names) registry.register(liveTool(name, { execute: async () => ({ secret: `${name}-secret` }) }))
         if (withListener) {
-          registry.onCodeDispatchLog(async (_d, next) => {
-            if (c.listener === 'throw') throw new Error('log listener fails')
-            if (c.listener === 'delegate-then-rewrite') await next()
-            return [{ type: 'text', text: 'redacted' }]
-          })
+          for (const kind of c.inner ? [c.listener, c.inner] : [c.listener]) {
+            registry.onCodeDispatchLog(async (_d, next) => {
+              if (kind === 'throw') throw new Error('log listener fails')
+              if (kind === 'delegate-then-rewrite') await next()
+              return [{ type: 'text', text: 'redacted' }]
+            })
+          }
         }
         return registry
       }
@@ -248,7 +267,7 @@ export default [
       const originals = plain.codeDispatchEvents!()
       if (events.length !== c.names.length) return ctx.fail(`${events.length} dispatch events persisted for ${c.names.length} sub-calls`)
       events.forEach((event, i) => {
-        const want = c.listener === 'throw' ? originals[i]?.content : [{ type: 'text', text: 'redacted' }]
+        const want = chainThrows(c) ? originals[i]?.content : [{ type: 'text', text: 'redacted' }]
         if (JSON.stringify(event.content) !== JSON.stringify(want)) ctx.fail(`the persisted content of sub-call ${i} is ${JSON.stringify(event.content)}`)
       })
     },

@@ -55,6 +55,20 @@ const changedAfterDeferring = (s: Scenario): Scenario => ({
     body: { ...t.body, steps: t.body.steps.map((step) => (step.kind === 'defer' ? { ...step, changeAfter: true as const } : step)) },
   })),
 })
+/**
+ * A wrapper that awaits next() and then returns a made-up result of its own, a success (every tool's
+ * output schema taking any JSON) or an error: the body ran, and its contexts stay with the result
+ * that replaced its own (CTX-1). In a third of the cases, drawn last.
+ */
+const madeUpResults = fc.constantFrom<ValueDesc>(
+  { isError: false, value: { made: 'up' } },
+  { isError: true, error: { message: 'made up after the body' }, content: [] },
+)
+const madeUpAfterTheBody = (s: Scenario, result: ValueDesc): Scenario => ({
+  ...s,
+  tools: s.tools.map((t) => ({ ...t, outputSchema: ANY_SCHEMA })),
+  wrappers: [{ timing: 'sync', action: { kind: 'made-up-after-next', result } }],
+})
 const addConclude = (t: ToolSpec): ToolSpec => ({ ...t, body: { ...t.body, steps: [...t.body.steps, { kind: 'conclude' }] } })
 const concluding = fc.oneof(succeedingTool(), tool()).map(addConclude)
 /** A succeeding body that keeps its run context and concludes through it only after it returned: no conclusion. */
@@ -171,7 +185,8 @@ export default [
       .chain(nowAndThen(plainThrowing))
       .chain(nowAndThen(changedAfterDeferring))
       // In a third of the cases more: calls in flight at once keep their deferred contexts apart.
-      .chain(nowAndThen(inFlightAtOnce, 3)),
+      .chain(nowAndThen(inFlightAtOnce, 3))
+      .chain(nowAndThenWith(madeUpResults, madeUpAfterTheBody, 3)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',

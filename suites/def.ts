@@ -17,7 +17,7 @@ import {
   type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
-import { codeOf, custom, input } from '../harness/property/custom-property.js'
+import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
@@ -139,6 +139,65 @@ function flawed(name: string, flaw: Flaw): ToolDefinition {
   return base as unknown as ToolDefinition
 }
 
+interface DisposeCase {
+  name: string
+  scoped: boolean
+  twice: boolean
+  again: boolean
+  /** Another tool's call is in flight from before the duplicate until the case ends. */
+  busy?: true
+}
+
+const BUSY = 'long_running_job'
+
+/** Starts a call to a tool of its own whose body waits, until its body runs; the function returned lets it end and waits for it. */
+async function startBusyCall(registry: RegistryUnderTest): Promise<() => Promise<unknown>> {
+  let release = () => {}
+  let started = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const bodyStarted = new Promise<void>((resolve) => (started = resolve))
+  registry.register(liveTool(BUSY, { execute: async () => (started(), await released, { done: true }) }))
+  const running = registry.execute(input(BUSY))
+  await Promise.race([bodyStarted, running])
+  return () => (release(), running)
+}
+
+/** DEF-2's sequence: a duplicate refused, the first tool disposed of, the name registered anew, the disposer used again. */
+async function disposeAndCall(ctx: CustomContext, registry: RegistryUnderTest, c: DisposeCase): Promise<void> {
+  const scope = c.scoped ? { agent: registry.agent('A') } : undefined
+  const callAs = c.scoped ? { agent: registry.agent('A') } : {}
+  const dispose = registry.register(liveTool(c.name, { execute: async () => ({ first: true }) }), scope)
+  let threw = false
+  try {
+    registry.register(liveTool(c.name, { description: REFUSED, execute: async () => ({ second: true }) }), scope)
+  } catch {
+    threw = true
+  }
+  if (!threw) ctx.fail('a duplicate registration in the same layer did not throw')
+  if (listsRefused(registry, c.name, scope)) ctx.fail('after the duplicate was refused, schemas() lists the refused tool under the name')
+  const first = await registry.execute(input(c.name, {}, callAs))
+  if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
+  dispose()
+  const after = await registry.execute(input(c.name, {}, callAs))
+  if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
+  if (c.twice) {
+    disposeAgain(dispose)
+    const still = await registry.execute(input(c.name, {}, callAs))
+    if (!still.isError || codeOf(registry, still) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer ran a second time, the name is not UNKNOWN_TOOL')
+  }
+  if (!c.again) return
+  try {
+    registry.register(liveTool(c.name, { execute: async () => ({ again: true }) }), scope)
+  } catch {
+    return ctx.fail('once disposed, the name could not be registered anew')
+  }
+  const anew = await registry.execute(input(c.name, {}, callAs))
+  if (anew.isError || JSON.stringify(anew.value) !== '{"again":true}') return ctx.fail('the tool registered anew is not the one that runs')
+  disposeAgain(dispose)
+  const stale = await registry.execute(input(c.name, {}, callAs))
+  if (stale.isError || JSON.stringify(stale.value) !== '{"again":true}') ctx.fail('the first disposer, called again, removed the tool registered anew')
+}
+
 export default [
   custom(
     'DEF-1', 'a definition without output.schema and output.render, or with a timeoutMs that is not a positive finite number, is rejected at registration',
@@ -175,8 +234,11 @@ export default [
     'DEF-2',
     'a second tool of the same name in the same layer throws, the first stays callable, and its disposer makes the name UNKNOWN_TOOL; ' +
       'a disposer used again (at once, or after the name was registered anew) disposes nothing and registers nothing',
-    fc.record({ name: toolName, scoped: fc.boolean(), twice: fc.boolean(), again: fc.boolean() }),
+    // In a quarter of the cases another tool's call is in flight while the disposer runs: a disposal takes effect at once, busy or not.
+    fc.record({ name: toolName, scoped: fc.boolean(), twice: fc.boolean(), again: fc.boolean() })
+      .chain(nowAndThen((c): DisposeCase => ({ ...c, busy: true }))),
     (c) => [
+      ...(c.busy ? [`first a call to ${BUSY} is started, its body waiting until the end of the case`] : []),
       `tool ${c.name} registered ${c.scoped ? 'for agent A' : 'globally'}, then a second tool ${c.name} in the same layer`,
       `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
       ...(c.twice ? [`the disposer is called a second time at once, and ${c.name} is called again`] : []),
@@ -184,38 +246,12 @@ export default [
     ],
     async (ctx, c) => {
       const registry = await ctx.registry()
-      const scope = c.scoped ? { agent: registry.agent('A') } : undefined
-      const callAs = c.scoped ? { agent: registry.agent('A') } : {}
-      const dispose = registry.register(liveTool(c.name, { execute: async () => ({ first: true }) }), scope)
-      let threw = false
+      const busy = c.busy ? await startBusyCall(registry) : undefined
       try {
-        registry.register(liveTool(c.name, { description: REFUSED, execute: async () => ({ second: true }) }), scope)
-      } catch {
-        threw = true
+        await disposeAndCall(ctx, registry, c)
+      } finally {
+        await busy?.()
       }
-      if (!threw) ctx.fail('a duplicate registration in the same layer did not throw')
-      if (listsRefused(registry, c.name, scope)) ctx.fail('after the duplicate was refused, schemas() lists the refused tool under the name')
-      const first = await registry.execute(input(c.name, {}, callAs))
-      if (first.isError || JSON.stringify(first.value) !== '{"first":true}') ctx.fail('after the duplicate, the first tool is no longer the one that runs')
-      dispose()
-      const after = await registry.execute(input(c.name, {}, callAs))
-      if (!after.isError || codeOf(registry, after) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer, the name is not UNKNOWN_TOOL')
-      if (c.twice) {
-        disposeAgain(dispose)
-        const still = await registry.execute(input(c.name, {}, callAs))
-        if (!still.isError || codeOf(registry, still) !== 'UNKNOWN_TOOL') return ctx.fail('after its disposer ran a second time, the name is not UNKNOWN_TOOL')
-      }
-      if (!c.again) return
-      try {
-        registry.register(liveTool(c.name, { execute: async () => ({ again: true }) }), scope)
-      } catch {
-        return ctx.fail('once disposed, the name could not be registered anew')
-      }
-      const anew = await registry.execute(input(c.name, {}, callAs))
-      if (anew.isError || JSON.stringify(anew.value) !== '{"again":true}') return ctx.fail('the tool registered anew is not the one that runs')
-      disposeAgain(dispose)
-      const stale = await registry.execute(input(c.name, {}, callAs))
-      if (stale.isError || JSON.stringify(stale.value) !== '{"again":true}') ctx.fail('the first disposer, called again, removed the tool registered anew')
     },
   ),
 

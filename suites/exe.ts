@@ -5,6 +5,7 @@ import {
   defaults,
   firstDisposingSelf,
   nowAndThen,
+  nowAndThenWith,
   postListener,
   quiet,
   scenario,
@@ -35,6 +36,16 @@ const scopedFirst = (s: Scenario): Scenario => ({
   calls: s.calls.map((c) => ({ ...c, agent: 'A' as const })),
 })
 /**
+ * In a third of EXE-1's cases the wrappers drawn all call next(), nesting as drawn, and one more,
+ * global and registered last (the innermost), returns nothing without next(): undefined, null, or an
+ * async wrapper's promise of undefined. No body runs, whatever the registry makes of the nothing it got. Drawn last.
+ */
+const nothings = fc.constantFrom<ValueDesc>({ $: 'undefined' }, null, { $: 'promise', value: { $: 'undefined' } })
+const returnsNothingInnermost = (s: Scenario, result: ValueDesc): Scenario => ({
+  ...s,
+  wrappers: [...s.wrappers.map((w): WrapperSpec => ({ ...w, action: { kind: 'pass' } })), { timing: 'sync', action: { kind: 'made-up', result } }],
+})
+/**
  * In a third of EXE-4's cases the first made-up result is deep-frozen, as next()'s own results may
  * be: being frozen says nothing of where a result came from (drawn last, as scopedFirst is).
  */
@@ -47,6 +58,22 @@ const frozenMadeUp = (s: Scenario): Scenario => {
  * made up for the first call's tool, whose output takes any JSON, rendered as its JSON text: the
  * value is rendered all the same, and what the wrapper wrote is never published. Drawn last.
  */
+/**
+ * In a quarter of EXE-4's cases the first made-up result is a plain success, `{ made: 'up' }`, for a
+ * tool that projects meta: the made-up value is rendered and projected like a body's. Drawn last.
+ */
+const madeUpWithMeta = (s: Scenario): Scenario => {
+  const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
+  const target = s.calls[0]?.tool
+  const projecting = ({ finalize: _finalize, ...t }: ToolSpec): ToolSpec =>
+    ({ ...t, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' }, meta: { kind: 'json-text' } })
+  const result: ValueDesc = { isError: false, value: { made: 'up' } }
+  return {
+    ...s,
+    tools: s.tools.map((t) => (t.name === target ? projecting(t) : t)),
+    wrappers: s.wrappers.map((w, i) => (i === first && w.action.kind === 'made-up' ? { ...w, action: { ...w.action, result } } : w)),
+  }
+}
 const madeUpWithContent = (s: Scenario): Scenario => {
   const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
   const target = s.calls[0]?.tool
@@ -115,7 +142,8 @@ export default [
     'EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body',
     scenario({ ...quiet, wrappers: wrappers(1) })
       .chain(nowAndThen(scopedFirst))
-      .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2)),
+      .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2))
+      .chain(nowAndThenWith(nothings, returnsNothingInnermost, 3)),
   ),
   withDirect(judged(
     'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',
@@ -150,6 +178,6 @@ export default [
       // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
       tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
       wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
-    }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)),
+    }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)).chain(nowAndThen(madeUpWithMeta)),
   ), cachedResult),
 ]

@@ -114,10 +114,16 @@ export default [
           return { from: label }
         },
       })
+      let refusedAnew = false
       const swap = () => {
         if (c.then === 'reassign') return reassign(first!, () => void finalizers.push('reassigned'))
         dispose()
-        if (c.then === 'replace') registry.register(definition('second'))
+        if (c.then !== 'replace') return
+        try {
+          registry.register(definition('second'))
+        } catch {
+          refusedAnew = true
+        }
       }
       first = definition('first')
       dispose = registry.register(first)
@@ -128,6 +134,8 @@ export default [
         })
       }
       const result = await registry.execute(input('swapped'))
+      // A disposed name that cannot be registered anew breaks DEF-2 first, whatever the call did next.
+      if (refusedAnew) return
       if (JSON.stringify(finalizers) !== '["first"]') ctx.fail(
         `finalizers that ran: ${JSON.stringify(finalizers)}, expected the one of the entry definition, once`,
       )

@@ -5,7 +5,9 @@ import {
   contentDesc,
   contextDesc,
   defaults,
+  isLosslessDesc,
   madeUpNonLosslessMeta,
+  nowAndThen,
   nowAndThenWith,
   poisoned,
   postListener,
@@ -93,6 +95,18 @@ function withHoleyContent(s: Scenario, channel: HoleChannel): Scenario {
   return { ...s, tools: [...s.tools, holey], calls: [...s.calls, { tool: 'holey', args: {} }] }
 }
 
+/**
+ * In a quarter of META-2's cases the first tool's body concludes the turn and then throws, and no
+ * listener or guard stands in the way: the error published carries no conclusion, not even a key
+ * left undefined. A body returning a value JSON cannot hold is left as it is. Drawn last.
+ */
+const concludesThenThrows = (s: Scenario): Scenario => {
+  const [first, ...rest] = s.tools
+  if (!first || (first.body.outcome.kind === 'return' && !isLosslessDesc(first.body.outcome.value))) return s
+  const body: ToolSpec['body'] = { steps: [...first.body.steps, { kind: 'conclude' }], outcome: { kind: 'throw', thrown: { $: 'error' } } }
+  return { ...s, pre: [], guards: [], tools: [{ ...first, body }, ...rest] }
+}
+
 export default [
   judged(
     'META-1',
@@ -127,6 +141,6 @@ export default [
         { maxLength: 2 },
       ),
       calls: { max: 2 },
-    }),
+    }).chain(nowAndThen(concludesThenThrows)),
   ),
 ]

@@ -16,6 +16,8 @@ import {
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
+import { modeAfterLifecycle } from './mode-after-lifecycle.js'
+import { withDirect } from './with-direct.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecution, ToolExecutionInput } from '../harness/contract/spec.js'
@@ -104,6 +106,10 @@ interface BatchCase {
   repeatsFirst?: true
   /** Every call parallel-safe and waiting, maxParallel 1, every other call to a second safe tool: the bound holds across tools. */
   twoSafeTools?: true
+  /** Calls of agents A and B and global calls in one batch: exclusivity and the bound hold across callers. */
+  mixedAgents?: true
+  /** The batch's signal is aborted before runBatch is called: no call starts. */
+  abortedBefore?: true
 }
 
 const batchCase: fc.Arbitrary<BatchCase> = fc.record({
@@ -116,16 +122,24 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
     const calls = (c.calls.length > 1 ? c.calls : [...c.calls, ...c.calls]).map((call) => ({ safe: true, awaits: Math.max(call.awaits, 1) }))
     return { ...c, calls, maxParallel: 1, twoSafeTools: true }
   }))
+  .chain(nowAndThen((c): BatchCase => ({ ...c, calls: c.calls.length > 1 ? c.calls : [...c.calls, { safe: false, awaits: 1 }], mixedAgents: true })))
+  .chain(nowAndThen((c): BatchCase => ({ ...c, abortAfter: undefined, abortedBefore: true }), 8))
+
+/** Under `mixedAgents`, call i is agent A's, agent B's, or global, in turn. */
+const callerOf = (c: BatchCase, i: number): 'A' | 'B' | undefined => (c.mixedAgents ? (['A', 'B', undefined] as const)[i % 3] : undefined)
 
 function batchStory(c: BatchCase): string[] {
-  const signal = c.abortAfter !== undefined
-    ? `its signal aborts as body ${c.abortAfter + 1} starts`
-    : c.withSignal ? 'with a signal that never aborts' : 'without a signal'
+  const signal = c.abortedBefore
+    ? 'its signal already aborted when runBatch is called'
+    : c.abortAfter !== undefined
+      ? `its signal aborts as body ${c.abortAfter + 1} starts`
+      : c.withSignal ? 'with a signal that never aborts' : 'without a signal'
   const waits = (awaits: number) => (awaits === 0 ? 'never awaits' : `awaits ${times(awaits)}`)
+  const caller = (i: number) => (!c.mixedAgents ? '' : callerOf(c, i) ? ` (agent ${callerOf(c, i)})` : ' (global)')
   const kind = (safe: boolean, i: number) => (!safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
   return [
     `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
-    ...c.calls.map((call, i) => `call b${i}: ${kind(call.safe, i)} body that ${waits(call.awaits)}`),
+    ...c.calls.map((call, i) => `call b${i}${caller(i)}: ${kind(call.safe, i)} body that ${waits(call.awaits)}`),
     ...(c.repeatsFirst ? [`the last call is b0's input object handed again, callId and all`] : []),
   ]
 }
@@ -137,7 +151,7 @@ export default [
       .chain(nowAndThen(withCallsBothWays)),
   ),
 
-  judged(
+  withDirect(judged(
     'MODE-2',
     'everything but an exact true is exclusive — no classifier, a throw, 1, \'true\', {}, a Promise, a Boolean ' +
       'object, a non-function, invalid or unknown input — and executionMode never throws',
@@ -151,7 +165,7 @@ export default [
       )),
     ).chain(nowAndThen(withBoxedTrue)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)),
-  ),
+  ), modeAfterLifecycle, { everyLast: 3 }),
 
   custom(
     'MODE-3',
@@ -197,14 +211,17 @@ export default [
         name: call.safe ? (c.twoSafeTools && i % 2 ? 'safe_tool_2' : 'safe_tool') : 'exclusive_tool',
         arguments: { index: i, awaits: call.awaits },
         signal: new AbortController().signal,
+        ...(callerOf(c, i) ? { agent: registry.agent(callerOf(c, i)!) } : {}),
       }))
       const last = inputs.length - 1
       if (c.repeatsFirst) inputs[last] = inputs[0]!
       // The input a result must answer: its own, b0's for the repeated one.
       const source = (i: number) => (c.repeatsFirst && i === last ? 0 : i)
+      if (c.abortedBefore) batchAbort.abort()
+      const signalled = c.abortAfter !== undefined || c.withSignal || c.abortedBefore
       const results = await ctx.scheduler.waitFor(registry.runBatch(
         inputs,
-        c.abortAfter === undefined && !c.withSignal ? { maxParallel: c.maxParallel } : { maxParallel: c.maxParallel, signal: batchAbort.signal },
+        signalled ? { maxParallel: c.maxParallel, signal: batchAbort.signal } : { maxParallel: c.maxParallel },
       ))
       if (results.length !== inputs.length) return ctx.fail(`runBatch returned ${results.length} results for ${inputs.length} calls`)
       for (let i = 0; i < inputs.length; i++) {
@@ -231,7 +248,7 @@ export default [
         const entries = entered.filter((id) => id === 'b0').length
         if (entries !== started) ctx.fail(`b0's input, handed twice, entered the pipeline ${entries} time(s) for ${started} started result(s)`)
       }
-      if (c.abortAfter === undefined && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
+      if (c.abortAfter === undefined && !c.abortedBefore && results.some((r) => r.isError)) ctx.fail('a batch without an abort produced an error')
     },
     'batch',
   ),

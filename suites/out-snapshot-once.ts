@@ -7,14 +7,21 @@
  * read validated, another published).
  */
 import fc from 'fast-check'
-import { buildValue, deepEqualJson, jsonOf, safeJson, valueWords, type ValueDesc } from '../harness/property/vocabulary.js'
-import { custom, input } from '../harness/property/custom-property.js'
+import { buildValue, deepEqualJson, jsonOf, nowAndThen, safeJson, valueWords, type ValueDesc } from '../harness/property/vocabulary.js'
+import { custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue } from '../harness/contract/spec.js'
+import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 
 export interface ShiftingOutputCase {
   /** What the getter of the value's `n` answers, read after read (the last one from then on). */
   reads: ValueDesc[]
+  /**
+   * Then, on a tool of its own, the body keeps one object and returns it from two calls, its `n` the
+   * first read in the first call and changed in place to the last one before the second: each call's
+   * value is judged anew.
+   */
+  keptObject?: true
 }
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }
@@ -30,7 +37,8 @@ const refused = fc.constantFrom<ValueDesc>('one', 1.5, null, [], { $: 'undefined
 const shiftingOutput: fc.Arbitrary<ShiftingOutputCase> = fc.tuple(
   fc.oneof({ weight: 6, arbitrary: fc.tuple(accepted, refused) }, { weight: 1, arbitrary: fc.tuple(refused, accepted) }),
   fc.constantFrom(1, 2, 2, 2, 3),
-).map(([[first, then], repeats]) => ({ reads: [...Array.from({ length: repeats }, () => first), then] }))
+).map(([[first, then], repeats]): ShiftingOutputCase => ({ reads: [...Array.from({ length: repeats }, () => first), then] }))
+  .chain(nowAndThen((c): ShiftingOutputCase => ({ ...c, keptObject: true }), 2))
 
 const valueOf = (c: ShiftingOutputCase): ValueDesc => ({ n: { $: 'shifting-getter', reads: c.reads } })
 
@@ -45,6 +53,8 @@ export const outputSnapshotOnce = custom(
   (c) => [
     'tool probe: output.schema requires an integer n',
     `one call: the body returns { n } whose getter answers ${c.reads.map(valueWords).join(', then ')}`,
+    ...(c.keptObject ? [`tool kept, with the same schema: two calls, its body returning one object it keeps, { n: ${
+      valueWords(c.reads[0]!)} }, then, changed in place, { n: ${valueWords(c.reads.at(-1)!)} }`] : []),
   ],
   async (ctx, c) => {
     const registry = await ctx.registry()
@@ -53,10 +63,29 @@ export const outputSnapshotOnce = custom(
       execute: async () => buildValue(valueOf(c)) as JsonValue,
     }))
     const result = await registry.execute(input('probe'))
-    if (result.isError) return
     const published = (result as { value?: unknown }).value
-    if (!acceptable(c).some((value) => deepEqualJson(published, value))) {
+    if (!result.isError && !acceptable(c).some((value) => deepEqualJson(published, value))) {
       ctx.fail(`a success published the value ${safeJson(published)}, which the output schema refuses or no single read gave`)
     }
+    if (c.keptObject) await keptObjectCalls(ctx, registry, c)
   },
 )
+
+/** Two calls returning one object, changed in place between them: a value is validated in every call, never once per object. */
+async function keptObjectCalls(ctx: CustomContext, registry: RegistryUnderTest, c: ShiftingOutputCase): Promise<void> {
+  const kept: { n?: unknown } = {}
+  let calls = 0
+  const values = [c.reads[0]!, c.reads.at(-1)!].map(jsonOf)
+  registry.register(liveTool('kept', {
+    output: { schema: SCHEMA as JsonValue, render: (_args: JsonValue, value: JsonValue) => [{ type: 'text', text: safeJson(value) }] },
+    execute: async () => ((kept.n = values[calls++ % 2]), kept as JsonValue),
+  }))
+  for (const value of values) {
+    const result = await registry.execute(input('kept'))
+    if (result.isError) continue
+    const published = (result as { value?: unknown }).value
+    if (!Number.isInteger(value) || !deepEqualJson(published, { n: value })) {
+      ctx.fail(`a call whose body returned { n: ${safeJson(value)} } published ${safeJson(published)} as a success`)
+    }
+  }
+}

@@ -23,6 +23,7 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
+import { projectedOnce } from './out-projected-once.js'
 import { outputSnapshotOnce } from './out-snapshot-once.js'
 import { withDirect } from './with-direct.js'
 
@@ -294,7 +295,7 @@ export default [
       .chain(nowAndThen(returningNothing))
       .chain(nowAndThenWith(negativeZeroInRow, returningRow)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
-  judged(
+  withDirect(judged(
     'OUT-2',
     'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT',
     scenario({
@@ -303,7 +304,7 @@ export default [
       calls: { max: 2 },
     }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue))
       .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)).chain(nowAndThen(emptyCard)),
-  ),
+  ), projectedOnce, { everyLast: 4 }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',
     scenario({ ...quiet, tools: one(throwingTool) }),

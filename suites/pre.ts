@@ -4,6 +4,7 @@ import {
   firstDisposingSelf,
   malformedPre,
   nowAndThen,
+  nowAndThenWith,
   postListener,
   preDecision,
   preListener,
@@ -12,7 +13,9 @@ import {
   tool,
   toolName,
   wellFormedPre,
+  withNestedCallLast,
   wrapper,
+  type AgentName,
   type DecisionSpec,
   type PreSpec,
   type Scenario,
@@ -32,6 +35,19 @@ import { disposedScope } from './pre-disposed-scope.js'
 function withLookalikeCall(s: Scenario): Scenario {
   const first = s.calls[0]
   return first ? { ...s, calls: [...s.calls, { tool: first.tool, args: first.args, agent: 'A', lookalikeAgent: true }] } : s
+}
+
+/**
+ * In half of PRE-7's cases a program of its own, called last for agent A or for none, makes a
+ * nested call for another caller: A's listeners receive it only if the nested call is A's, whoever
+ * its parent's caller is. The case's listeners stay. Drawn last.
+ */
+const nestedCallers = fc.constantFrom<[AgentName | undefined, AgentName | 'none']>([undefined, 'A'], ['A', 'none'], ['A', 'none'], ['A', 'B'])
+function withNestedForAnother(s: Scenario, [parent, nested]: [AgentName | undefined, AgentName | 'none']): Scenario {
+  const withNested = withNestedCallLast(s, {}, { agent: nested })
+  if (withNested === s) return s
+  const calls = withNested.calls.map((c, i) => (i === withNested.calls.length - 1 && parent ? { ...c, agent: parent } : c))
+  return { ...withNested, pre: s.pre, post: s.post, calls }
 }
 
 /** The listener registered globally. */
@@ -113,7 +129,7 @@ export default [
         { maxLength: 2 },
       ),
       calls: { max: 3, agents: true },
-    }).chain(nowAndThen(withLookalikeCall)),
+    }).chain(nowAndThen(withLookalikeCall)).chain(nowAndThenWith(nestedCallers, withNestedForAnother, 2)),
     'scopes',
   ), disposedScope),
   judged(

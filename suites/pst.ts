@@ -18,6 +18,7 @@ import {
   scenario,
   succeedingTool,
   tool,
+  toolOfItsOwn,
   validOutput,
   type DecisionSpec,
   type PostSpec,
@@ -139,6 +140,24 @@ const withLookalikeReplacement = (s: Scenario, [value, lookalike]: [ValueDesc, V
   return { ...s, tools: s.tools.map((t) => (t.name === target ? returning(t) : t)), post: s.post.map((p, i) => (i === 0 ? { ...p, decision } : p)) }
 }
 /**
+ * In a quarter of PST-1's cases a call by agent B to a tool of its own (which renders its own text)
+ * runs at once with the case's calls, and a listener for B, registered first, awaits and then puts
+ * `{ replaced: true }` in place: the replacement is validated and rendered by B's call's tool,
+ * however the calls' post-execute stages interleave. Drawn last.
+ */
+const OTHER = 'other_tool'
+const replacementAtOnce = (s: Scenario): Scenario => {
+  const [model] = s.tools
+  if (!model) return s
+  const succeeding = { steps: [], outcome: { kind: 'return', value: { ok: true } } } satisfies ToolSpec['body']
+  const render: ToolSpec['render'] = { kind: 'returns', value: [{ type: 'text', text: `rendered by ${OTHER}` }] }
+  const other = toolOfItsOwn(model, OTHER, { outputSchema: ANY_SCHEMA, body: succeeding, render, finalize: { kind: 'keep' } })
+  const withB = withPostForAgentB(s, { kind: 'returns', value: { kind: 'accept', value: { replaced: true } } }, other)
+  if (withB === s) return s
+  const [forB, ...rest] = withB.post
+  return { ...withB, post: [{ ...forB!, timing: 'await' }, ...rest], concurrent: true }
+}
+/**
  * In a quarter of PST-2's cases a gate ends every call before any body runs, a guard's denial or a
  * pre-execute listener's, registered first: the listeners that then put a success's value in place
  * meet an error no body made, and it stays one. Drawn last.
@@ -147,6 +166,25 @@ const gates = fc.constantFrom<'guard' | 'pre-execute'>('guard', 'pre-execute')
 const deniedAtAGate = (s: Scenario, gate: 'guard' | 'pre-execute'): Scenario => gate === 'guard'
   ? { ...s, guards: [{ verdict: { kind: 'returns', value: 'denied by a guard' } }, ...s.guards] }
   : { ...s, pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'deny', reason: 'denied before any body' } } }, ...s.pre] }
+/**
+ * Output the tool's schema refuses, or that is not lossless JSON, paired with a schema a `{ ok: true }`
+ * replacement satisfies: the failure is INVALID_TOOL_OUTPUT, which a value replacement must not repair.
+ */
+const refusedOutputs = fc.constantFrom<[ValueDesc, ValueDesc]>(
+  [{ type: 'object', properties: { ok: { type: 'boolean' } } }, { ok: 'yes' }],
+  [{ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, { done: true }],
+  [ANY_SCHEMA, { ok: { $: 'nan' } }],
+  [ANY_SCHEMA, { $: 'negzero' }],
+)
+/** The case's first tool fails by its output, and the first listener puts `{ ok: true }` in its place (drawn last). */
+const failsByItsOutput = (s: Scenario, [outputSchema, value]: [ValueDesc, ValueDesc]): Scenario => {
+  const [first, ...rest] = s.tools
+  const [listener, ...others] = s.post
+  if (!first || !listener) return s
+  const repairing: PostSpec = { timing: listener.timing, decision: { kind: 'returns', value: { kind: 'accept', value: { ok: true } } } }
+  const failing: ToolSpec = { ...first, outputSchema, body: { steps: first.body.steps, outcome: { kind: 'return', value } } }
+  return { ...s, tools: [failing, ...rest], post: [repairing, ...others] }
+}
 const failingTool = tool().map((t): ToolSpec => (
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
 ))
@@ -165,7 +203,7 @@ export default [
           ),
           post: posts,
         }).chain(nowAndThenWith(negativeZeroValue, withFirstPost)).chain(nowAndThen(emptyContent))
-          .chain(nowAndThenWith(lookalikes, withLookalikeReplacement)),
+          .chain(nowAndThenWith(lookalikes, withLookalikeReplacement)).chain(nowAndThen(replacementAtOnce)),
       },
       // A failing tool whose listeners block or put new content in place: PST-1's rules on an error.
       {
@@ -185,7 +223,7 @@ export default [
       tools: fc.array(fc.oneof({ weight: 3, arbitrary: failingTool }, { weight: 1, arbitrary: tool() }), { minLength: 1, maxLength: 1 }),
       pre: fc.array(preListener(), { maxLength: 2 }),
       post: resurrecting,
-    }).chain(nowAndThenWith(gates, deniedAtAGate)),
+    }).chain(nowAndThenWith(gates, deniedAtAGate)).chain(nowAndThenWith(refusedOutputs, failsByItsOutput, 2)),
   ),
   withDirect(judged(
     'PST-3',

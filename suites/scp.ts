@@ -1,6 +1,9 @@
 /** SCP: scopes. */
 import fc from 'fast-check'
-import { ANY_SCHEMA, guard, quiet, safeJson, scenario, tool, toolName, type ToolSpec } from '../harness/property/vocabulary.js'
+import {
+  ANY_SCHEMA, guard, nowAndThenWith, quiet, safeJson, scenario, tool, toolName, toolOfItsOwn,
+  type AgentName, type DispatchStep, type Scenario, type ToolSpec,
+} from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -18,6 +21,23 @@ const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).
     render: { kind: 'json-text' },
   },
 ])
+
+/**
+ * In half of SCP-1's scenario cases a program of its own, called last (for agent A or for none),
+ * calls the shadowed name as a nested call, for its own caller or another: the nested call runs the
+ * layer the agent it carries sees. Drawn last.
+ */
+const nestedCallers = fc.constantFrom<[AgentName | undefined, DispatchStep['agent']]>(
+  ['A', undefined], [undefined, 'A'], [undefined, 'B'], ['A', 'none'], ['A', 'B'], ['B', 'A'],
+)
+function withNestedShadowCall(s: Scenario, [parent, nested]: [AgentName | undefined, DispatchStep['agent']]): Scenario {
+  const [global] = s.tools
+  if (!global || s.tools.some((t) => t.name === PROGRAM)) return s
+  const dispatch: DispatchStep = { kind: 'dispatch', tool: global.name, args: {}, ...(nested ? { agent: nested } : {}) }
+  const program = toolOfItsOwn(global, PROGRAM, { body: { steps: [dispatch], outcome: { kind: 'return', value: 0 } } })
+  return { ...s, tools: [...s.tools, program], calls: [...s.calls, { tool: PROGRAM, args: {}, ...(parent ? { agent: parent } : {}) }] }
+}
+const PROGRAM = 'program'
 
 /** What each agent is shown: the listing, not only the call, holds the layer that agent sees. */
 const listedLayer = custom(
@@ -61,7 +81,7 @@ const listedLayer = custom(
 export default [
   withDirect(judged(
     'SCP-1', 'a tool registered for agent A shadows a same-named global tool for A alone; others still see the global one',
-    scenario({ ...quiet, tools: shadowed, calls: { max: 3, agents: true } }),
+    scenario({ ...quiet, tools: shadowed, calls: { max: 3, agents: true } }).chain(nowAndThenWith(nestedCallers, withNestedShadowCall, 2)),
   ), listedLayer, { scenario: 2, direct: 1 }),
   judged(
     'SCP-2', 'a guard registered for agent A applies to A\'s calls only',

@@ -26,6 +26,13 @@ export interface TimedOutCase {
    * once, or made first and returning once the first's body has started. Its end leaves the first deadline armed.
    */
   overlapping?: 'quick-after' | 'quick-before'
+  /**
+   * In the same tick as the first call to slow, one more call, with its callId, to a tool with no
+   * deadline that returns once slow's body has started: a callId is the caller's label, not a key.
+   */
+  sameCallIdBeside?: true
+  /** Where the body throws, its error carries a code of its own: TOOL_TIMEOUT is the outcome all the same. */
+  coded?: true
 }
 
 const overlaps = fc.constantFrom<NonNullable<TimedOutCase['overlapping']>>('quick-after', 'quick-before', 'quick-before', 'quick-before')
@@ -58,10 +65,12 @@ export const timedOutCase: fc.Arbitrary<TimedOutCase> = fc.record({
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: 0.5 })))
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, farDeadline: true })))
   .chain(nowAndThenWith(overlaps, (c: TimedOutCase, overlapping): TimedOutCase => ({ ...c, overlapping }), 2))
+  .chain(nowAndThen((c): TimedOutCase => ({ ...c, sameCallIdBeside: true })))
+  .chain(nowAndThen((c): TimedOutCase => ({ ...c, throws: true, coded: true })))
 
 export const timedOutStory = (c: TimedOutCase) => [
   `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
-    `then lingers ${c.lingerMs} ms and ${c.throws ? 'throws' : 'returns'}`,
+    `then lingers ${c.lingerMs} ms and ${c.throws ? `throws${c.coded ? ' an error with a code of its own' : ''}` : 'returns'}`,
   `tool fast, timeoutMs ${c.timeoutMs}: its body returns at once`,
   `the registry has the timeout policy${c.delegating ? ' and a wrapper that calls next() with no overrides' : ''}; ` +
     'one call to slow, then one to fast, then slow again, whose body now returns at once',
@@ -72,6 +81,8 @@ export const timedOutStory = (c: TimedOutCase) => [
   ...(c.overlapping && (!c.nested || c.overlapping === 'quick-before') ? [c.overlapping === 'quick-after'
     ? 'while the first call\'s body runs, one more call to slow, whose body returns at once'
     : 'just before the first call, one more call to slow, whose body returns once the first call\'s body has started'] : []),
+  ...(c.sameCallIdBeside && !c.nested ? ['in the same tick as the first call to slow, a call with its callId to untimed (no timeoutMs), ' +
+    'whose body returns once slow\'s has started'] : []),
 ]
 
 export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promise<void> {
@@ -102,7 +113,7 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
         if (!exec.signal.aborted) await Promise.race([abortOf(exec.signal), sleep(DELIVERY_GRACE_MS)])
         sawAbort = exec.signal.aborted
         await sleep(c.lingerMs)
-        if (c.throws) throw new Error('stopped')
+        if (c.throws) throw Object.assign(new Error('stopped'), c.coded ? { code: 'E_STOPPED' } : {})
         return { finished: true }
       } finally {
         bodySettled = true
@@ -110,6 +121,13 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
     }) as never,
   }))
   registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
+  registry.register(liveTool('untimed', { execute: async () => (await Promise.race([bodyStarted, first]), { untimed: true }) }))
+  let beside: Promise<ToolExecutionResult> | undefined
+  const firstSlowCall = () => {
+    first = registry.execute(input('slow', {}, caller))
+    if (c.sameCallIdBeside) beside = registry.execute(input('untimed', {}, { ...caller, callId: 'x-slow' }))
+    return first
+  }
   // A nested call runs the full pipeline (CODE-2): its deadline is its own tool's, as a top-level call's.
   let nestedResult: unknown
   registry.register(liveTool('outer', {
@@ -122,7 +140,7 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   const quickCall = () => registry.execute(input('slow', { quick: true }, { ...caller, callId: 'x-slow-quick' }))
   const overlapping = async (): Promise<ToolExecutionResult> => {
     const quickBefore = c.overlapping === 'quick-before' ? quickCall() : undefined
-    const slow = (first = registry.execute(input('slow', {}, caller)))
+    const slow = firstSlowCall()
     // A registry that never starts the body is judged below, not hung here.
     if (!quickBefore) await Promise.race([bodyStarted, slow])
     const quick = await (quickBefore ?? quickCall())
@@ -135,7 +153,7 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
     await quickBefore
     return nestedResult as ToolExecutionResult
   }
-  const result = nested ? await viaOuter() : c.overlapping ? await overlapping() : await registry.execute(input('slow', {}, caller))
+  const result = nested ? await viaOuter() : c.overlapping ? await overlapping() : await firstSlowCall()
   if (!bodySettled) ctx.fail('execute settled before the body did')
   if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
   if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(
@@ -147,4 +165,5 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   const again = await registry.execute(input('slow', {}, caller))
   if (again.isError) ctx.fail('a second call of the tool that timed out, returning at once, was timed out too')
   if (c.farDeadline) await farDeadlineHolds(ctx, registry)
+  if (beside && (await beside).isError) ctx.fail('a call with no deadline, made beside the first call to slow with its callId, ended in error')
 }

@@ -11,20 +11,33 @@ import { type Scenario } from '../harness/property/vocabulary.js'
 
 export type EitherCase<D> = Scenario | { direct: D }
 
+/**
+ * Weights drawn first, or a direct case in one of `everyLast`, chosen after the scenario was drawn
+ * (a direct check added to a clause without moving its scenarios' draws).
+ */
+type Mix = { scenario: number; direct: number } | { everyLast: number }
+
+// The direct case is chosen on the largest draw, not the smallest: fast-check biases small cases towards 0, which
+// nowAndThen's reaches take, so a direct case chosen on 0 would replace the very cases those reaches changed.
+const directLast = <D>(scenarios: fc.Arbitrary<Scenario>, direct: fc.Arbitrary<D>, every: number): fc.Arbitrary<EitherCase<D>> =>
+  scenarios.chain((s) => fc.tuple(fc.noShrink(fc.nat(every - 1)), direct).map(([k, d]): EitherCase<D> => (k === every - 1 ? { direct: d } : s)))
+
 const isDirect = <D>(c: EitherCase<D>): c is { direct: D } => typeof c === 'object' && c !== null && 'direct' in c && !('version' in c)
 
 export function withDirect<D>(
   judged: ConformanceProperty<Scenario>,
   direct: ConformanceProperty<D>,
-  weights = { scenario: 3, direct: 1 },
+  mix: Mix = { scenario: 3, direct: 1 },
 ): ConformanceProperty<EitherCase<D>> {
   if (judged.id !== direct.id) throw new Error(`withDirect(): ${judged.id} and ${direct.id} are different clauses`)
   const property: ConformanceProperty<EitherCase<D>> = {
     ...judged,
-    arbitrary: fc.oneof(
-      { weight: weights.scenario, arbitrary: judged.arbitrary as fc.Arbitrary<EitherCase<D>> },
-      { weight: weights.direct, arbitrary: direct.arbitrary.map((d): EitherCase<D> => ({ direct: d })) },
-    ),
+    arbitrary: 'everyLast' in mix
+      ? directLast(judged.arbitrary, direct.arbitrary, mix.everyLast)
+      : fc.oneof(
+        { weight: mix.scenario, arbitrary: judged.arbitrary as fc.Arbitrary<EitherCase<D>> },
+        { weight: mix.direct, arbitrary: direct.arbitrary.map((d): EitherCase<D> => ({ direct: d })) },
+      ),
     run: (adapter, testCase, scheduler) => (isDirect(testCase) ? direct.run(adapter, testCase.direct, scheduler) : judged.run(adapter, testCase, scheduler)),
     story: (testCase) => (isDirect(testCase) ? ['a direct check:', ...(direct.story?.(testCase.direct) ?? [])] : (judged.story?.(testCase) ?? [])),
   }

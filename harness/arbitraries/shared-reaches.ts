@@ -1,11 +1,12 @@
 /**
  * Reaches every scenario property draws, last, whatever its clause: calls in flight at once, odd
  * thrown values, wrappers that hand next() more than a signal, bodies that are plain functions, an
- * arguments object reused across calls, and a hook that disposes of itself. Each changes one case
- * in four and leaves the rest of a case as it was drawn.
+ * arguments object reused across calls, a hook that disposes of itself, async projections and
+ * finalizers, and a nested call handed an aborted signal of its own or made for another caller.
+ * Each changes one case in four and leaves the rest of a case as it was drawn.
  */
 import fc from 'fast-check'
-import { neverWaits, type Scenario } from '../scenario/types.js'
+import { neverWaits, type BodyStep, type DispatchStep, type Scenario } from '../scenario/types.js'
 import { nowAndThen, nowAndThenWith } from './now-and-then.js'
 import { withOddThrows } from './odd-throws.js'
 
@@ -59,6 +60,40 @@ const disposesAHook = (s: Scenario) => [s.pre, s.guards, s.wrappers, s.post, s.o
 const handingMore = (s: Scenario): Scenario =>
   (s.wrappers.some((w) => w.action.kind === 'replace-signal') ? { ...s, overridesMore: true } : s)
 
+const THROWING_CALLBACKS = ['render', 'meta', 'finalize'] as const
+
+/**
+ * The `pick`-th projection or finalizer that throws written as an async function: the throw comes
+ * as a rejected promise (OUT-2, FIN-4). The others still throw as they are called.
+ */
+export function asyncThrows(s: Scenario, pick: number): Scenario {
+  const throwing = s.tools.flatMap((t, tool) => THROWING_CALLBACKS.flatMap((key) => (t[key]?.kind === 'throws' ? [{ tool, key }] : [])))
+  const chosen = throwing[pick % Math.max(throwing.length, 1)]
+  if (!chosen) return s
+  const tools = s.tools.map((t, i) => (i === chosen.tool ? { ...t, [chosen.key]: { ...t[chosen.key], async: true } } : t))
+  return { ...s, tools }
+}
+
+/** The `pick`-th nested call the case's bodies dispatch is handed a signal of its own, already aborted (CAN-1). */
+export const nestedSignalAborted = (s: Scenario, pick: number): Scenario => changedDispatch(s, pick, { abortedSignal: true })
+
+/** The case with `change` made to the `pick`-th dispatch step of its tools' bodies. */
+function changedDispatch(s: Scenario, pick: number, change: Partial<DispatchStep>): Scenario {
+  const dispatches = s.tools.flatMap((t, tool) => t.body.steps.flatMap((step, at) => (step.kind === 'dispatch' ? [{ tool, at }] : [])))
+  const chosen = dispatches[pick % Math.max(dispatches.length, 1)]
+  if (!chosen) return s
+  const changed = (step: BodyStep, at: number): BodyStep => (at === chosen.at && step.kind === 'dispatch' ? { ...step, ...change } : step)
+  const tools = s.tools.map((t, i) => (i === chosen.tool ? { ...t, body: { ...t.body, steps: t.body.steps.map(changed) } } : t))
+  return { ...s, tools }
+}
+
+const NESTED_CALLERS = ['none', 'A', 'B'] as const
+
+/** The `pick`-th nested call the case's bodies dispatch is made for another caller: none, agent A or agent B (PRE-7, SCP-1). */
+export function nestedCallerVaries(s: Scenario, [pick, caller]: [number, number]): Scenario {
+  return changedDispatch(s, pick, { agent: NESTED_CALLERS[caller % NESTED_CALLERS.length]! })
+}
+
 export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> =>
   arbitrary
     .chain(nowAndThen(inFlightAtOnce))
@@ -67,6 +102,9 @@ export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitra
     .chain(nowAndThen(plainBodies))
     .chain(nowAndThen(argumentsObjectReused))
     .chain(nowAndThenWith(fc.nat(7), hookDisposingSelf))
+    .chain(nowAndThenWith(fc.nat(3), asyncThrows))
+    .chain(nowAndThenWith(fc.nat(3), nestedSignalAborted))
+    .chain(nowAndThenWith(fc.tuple(fc.nat(3), fc.nat(2)), nestedCallerVaries))
 
 /**
  * For a clause of one kind of hook: the first hook of that kind disposes of itself when first

@@ -12,6 +12,7 @@ import {
   succeedingTool,
   timing,
   tool,
+  toolOfItsOwn,
   wrapper,
   type ToolSpec,
   type Scenario,
@@ -73,6 +74,24 @@ const madeUpWithMeta = (s: Scenario): Scenario => {
     tools: s.tools.map((t) => (t.name === target ? projecting(t) : t)),
     wrappers: s.wrappers.map((w, i) => (i === first && w.action.kind === 'made-up' ? { ...w, action: { ...w.action, result } } : w)),
   }
+}
+/**
+ * In a quarter of EXE-4's cases a global tool of its own, taking any JSON, is shadowed for agent A
+ * by one whose output schema requires an integer `n`, every wrapper is global and calls next() but
+ * one, registered last, that makes up `{ made: 'up' }`, and A calls the name: the made-up value is
+ * validated against A's tool and refused, whatever the tool it shadows takes. Drawn last.
+ */
+const SHADOWED = 'shadowed'
+const madeUpForAShadowingTool = (s: Scenario): Scenario => {
+  const [model] = s.tools
+  if (!model || s.tools.some((t) => t.name === SHADOWED)) return s
+  const open = { outputSchema: ANY_SCHEMA, render: { kind: 'json-text' }, finalize: { kind: 'keep' } } satisfies Partial<ToolSpec>
+  const global = toolOfItsOwn(model, SHADOWED, open)
+  const strict: ValueDesc = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }
+  const own: ToolSpec = { ...toolOfItsOwn(model, SHADOWED, { ...open, outputSchema: strict }), scope: 'A' }
+  const passing = s.wrappers.map((w): WrapperSpec => ({ timing: w.timing, action: { kind: 'pass' } }))
+  const madeUp: WrapperSpec = { timing: 'sync', action: { kind: 'made-up', result: { isError: false, value: { made: 'up' } } } }
+  return { ...s, tools: [...s.tools, global, own], wrappers: [...passing, madeUp], calls: [...s.calls, { tool: SHADOWED, args: {}, agent: 'A' }] }
 }
 const madeUpWithContent = (s: Scenario): Scenario => {
   const first = s.wrappers.findIndex((w) => w.action.kind === 'made-up')
@@ -178,6 +197,7 @@ export default [
       // Tools with no finalizer or meta of their own, so nothing after the wrapper masks its made-up value.
       tools: fc.oneof(defaults.tools, fc.uniqueArray(succeedingTool(), { minLength: 1, maxLength: 2, selector: (t) => t.name })),
       wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
-    }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)).chain(nowAndThen(madeUpWithMeta)),
+    }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)).chain(nowAndThen(madeUpWithMeta))
+      .chain(nowAndThen(madeUpForAShadowingTool)),
   ), cachedResult),
 ]

@@ -26,6 +26,7 @@ import {
   type PostSpec,
   type Scenario,
   type ToolSpec,
+  toolOfItsOwn,
   withNestedCallLast,
   withOddThrows,
 } from '../harness/property/vocabulary.js'
@@ -46,6 +47,18 @@ const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
  * finalizer runs once too. Drawn last.
  */
 const withNestedFinalized = (s: Scenario): Scenario => withNestedCallLast(s, { finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } })
+/**
+ * In a quarter of FIN-2's cases a tool of its own, whose finalizer throws, is called twice, last: a
+ * finalizer that threw for one call still runs for the next (FIN-4's "not called again" is the
+ * call's). Drawn last.
+ */
+const BRITTLE = 'brittle'
+const throwingFinalizerTwice = (s: Scenario): Scenario => {
+  const [model] = s.tools
+  if (!model || s.tools.some((t) => t.name === BRITTLE)) return s
+  const brittle = toolOfItsOwn(model, BRITTLE, { finalize: { kind: 'throws' } })
+  return { ...s, tools: [...s.tools, brittle], calls: [...s.calls, { tool: BRITTLE, args: {} }, { tool: BRITTLE, args: {} }] }
+}
 
 /** Well-formed blocks: the finalizer replaces the content, and everything else must stay (FIN-3). */
 const replacingBlocks = contentDesc.filter(isContent).map((value): FinalizeSpec => ({ kind: 'returns', value }))
@@ -161,7 +174,7 @@ export default [
       approval: defaults.approval,
       post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
-    }).chain(nowAndThen(withNestedFinalized)),
+    }).chain(nowAndThen(withNestedFinalized)).chain(nowAndThen(throwingFinalizerTwice)),
   ),
   judged(
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',

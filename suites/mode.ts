@@ -9,6 +9,7 @@ import {
   scenario,
   times,
   tool,
+  toolOfItsOwn,
   type CallSpec,
   type ClassifierSpec,
   type Scenario,
@@ -59,7 +60,7 @@ function withCallsBothWays(s: Scenario): Scenario {
 }
 
 /**
- * In a quarter of the cases the first tool answers `new Boolean(true)`, the one answer that is true
+ * In a third of the cases the first tool answers `new Boolean(true)`, the one answer that is true
  * when unwrapped: drawn last, so the rest of a case is what it was before.
  */
 function withBoxedTrue(s: Scenario): Scenario {
@@ -95,6 +96,20 @@ const shorthandTrue = (s: Scenario): Scenario => firstToolClassifiedBy(s, { kind
  * `{ kind: 'parallel' }`: only an exact true is parallel. Drawn last.
  */
 const verdictObject = (s: Scenario): Scenario => firstToolClassifiedBy(s, { kind: 'returns', value: { kind: 'parallel' } })
+/**
+ * In a quarter of MODE-2's cases a global tool of its own whose classifier answers true is shadowed
+ * for agent A by one with no classifier, and A calls the name, then a global caller does: A's call
+ * is exclusive, whatever the tool it shadows answers. Drawn last.
+ */
+const SHADOWED = 'shadowed'
+const shadowedWithoutClassifier = (s: Scenario): Scenario => {
+  const [model] = s.tools
+  if (!model || s.tools.some((t) => t.name === SHADOWED)) return s
+  const global = toolOfItsOwn(model, SHADOWED, { classifier: { kind: 'returns', value: true } })
+  const own: ToolSpec = { ...toolOfItsOwn(model, SHADOWED, { classifier: { kind: 'absent' } }), scope: 'A' }
+  const calls: CallSpec[] = [...s.calls, { tool: SHADOWED, args: {}, agent: 'A' }, { tool: SHADOWED, args: {} }]
+  return { ...s, tools: [...s.tools, global, own], calls }
+}
 
 interface BatchCase {
   calls: { safe: boolean; awaits: number }[]
@@ -163,8 +178,8 @@ export default [
       (s) => fc.constantFrom<CallSpec['malformed'] | undefined>(undefined, undefined, 'not-an-object', 'no-signal').map((malformed) => (
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
-    ).chain(nowAndThen(withBoxedTrue)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
-      .chain(nowAndThen(verdictObject)),
+    ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
+      .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)),
   ), modeAfterLifecycle, { everyLast: 3 }),
 
   custom(

@@ -9,7 +9,7 @@ import { buildValue, malformedPre, times, valueWords, type ValueDesc } from '../
 import { codeOf, custom, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
-import type { ToolExecution } from '../harness/contract/spec.js'
+import type { PreToolDecision, ToolExecution } from '../harness/contract/spec.js'
 
 type Inner = { kind: 'returns'; value: ValueDesc } | { kind: 'throws' } | { kind: 'rejects' }
 
@@ -23,6 +23,10 @@ export interface OverrideCase {
   thenNullReasonAsk?: boolean
   /** PRE-3: and, on a registry of its own, a lone listener denying through a `kind` getter that answers 'allow' when read again. */
   thenReadTwice?: boolean
+  /** PRE-3: and, on a registry of its own, the inner listener allowing and the outer one answering nothing once next() settled. */
+  thenOuterAnswersNothing?: boolean
+  /** The outer listener returns nothing (undefined) after next(), instead of allowing: malformed, a denial. */
+  outerAnswersNothing?: boolean
   /** No outer listener: the inner one decides the waterfall (a denial an outer listener allows after next() is an allow). */
   alone?: boolean
   /**
@@ -33,11 +37,11 @@ export interface OverrideCase {
 }
 
 // The last keys are drawn last, so a case's other keys are what they were before they were added.
-type ClauseKeys = Pick<OverrideCase, 'thenNullReasonAsk' | 'thenReadTwice' | 'overlapping'>
+type ClauseKeys = Pick<OverrideCase, 'thenNullReasonAsk' | 'thenReadTwice' | 'thenOuterAnswersNothing' | 'overlapping'>
 const overrideCase = (inner: fc.Arbitrary<Inner>, own: { [K in keyof ClauseKeys]?: fc.Arbitrary<boolean> } = {}): fc.Arbitrary<OverrideCase> =>
   fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean(), ...own })
 const CLAUSE_KEYS = {
-  'PRE-3': { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean() },
+  'PRE-3': { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean(), thenOuterAnswersNothing: fc.boolean() },
   'PRE-4': { overlapping: fc.boolean() },
 }
 
@@ -87,6 +91,7 @@ const nullReasonAsk: Inner = { kind: 'returns', value: { kind: 'ask', reason: nu
 const readTwiceDeny: Inner = { kind: 'returns', value: { kind: { $: 'shifting-getter', reads: ['deny', 'allow'] }, reason: 'read twice' } }
 
 const plainDeny: Inner = { kind: 'returns', value: { kind: 'deny', reason: 'plain' } }
+const plainAllow: Inner = { kind: 'returns', value: { kind: 'allow' } }
 
 /** Whether the body runs on a registry of its own whose lone listener answers `inner`. */
 async function bodyRunsDespite(ctx: CustomContext, inner: Inner): Promise<boolean> {
@@ -104,20 +109,26 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
     c,
     ...(c.thenNullReasonAsk ? [{ ...c, inner: nullReasonAsk }] : []),
     ...(c.thenReadTwice ? [{ ...c, inner: readTwiceDeny, between: 0, alone: true }] : []),
+    ...(c.thenOuterAnswersNothing ? [{ ...c, inner: plainAllow, outerAnswersNothing: true }] : []),
   ]
   return custom(
     id, rule,
     overrideCase(inner, CLAUSE_KEYS[id]),
-    (c) => waterfalls(c).flatMap((w, i) => [...(i > 0 ? ['then, on a new registry:'] : []), ...overrideStory('pre-execute', 'allows', w)]),
+    (c) => waterfalls(c).flatMap((w, i) => [
+      ...(i > 0 ? ['then, on a new registry:'] : []),
+      ...overrideStory('pre-execute', w.outerAnswersNothing ? 'returns nothing (undefined)' : 'allows', w),
+    ]),
     async (ctx, c) => {
       for (const w of waterfalls(c)) {
         // A registry that lets a lone plain denial through breaks PRE-2 first: the read-twice case judges nothing there.
         if (w.alone && (await bodyRunsDespite(ctx, plainDeny))) continue
         const registry = await ctx.registry()
         let bodyRan = false
+        let outerEntered = false
         const overlap = w.overlapping ? secondCall(ctx, registry) : undefined
         registry.register(liveTool('target', { execute: async (_args: unknown, run: ToolExecution) => ((bodyRan ||= run.callId !== SECOND), { ok: true }) }))
         if (!w.alone) registry.onPreExecute(async (exec, next) => {
+          outerEntered = true
           try {
             await next()
           } catch {
@@ -125,14 +136,18 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
           }
           if (exec.callId !== SECOND) await overlap?.start()
           if (w.outerAwaits) await ctx.scheduler.schedule(Promise.resolve())
-          return { kind: 'allow' }
+          // Returning nothing is what a listener that forgot its `return` does: a malformed decision.
+          return (w.outerAnswersNothing ? undefined : { kind: 'allow' }) as PreToolDecision
         })
         for (let i = 0; i < w.between; i++) registry.onPreExecute((_exec, next) => next())
         registry.onPreExecute((exec) => (exec.callId === SECOND ? overlap?.reached() : innerOutcome(w.inner)) as never)
         const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
         await overlap?.settled()
         const allowed = w.alone ? 'no listener allowed' : 'only an outer listener allowed'
-        if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner)} and ${allowed}`)
+        // An outer listener never entered (listeners run out of order) answered nothing to nobody: PRE-1's case, not this one.
+        if (w.outerAnswersNothing && !outerEntered) continue
+        if (bodyRan && w.outerAnswersNothing) ctx.fail('the body ran although the outer listener answered nothing once next() settled')
+        else if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner)} and ${allowed}`)
         if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
       }
     },

@@ -107,10 +107,7 @@ const withDeadlineReason = (s: Scenario): Scenario => ({ ...s, calls: s.calls.ma
  * of its own that is already aborted: the nested call is refused at entry like any call, whatever its
  * parent's signal says. The case's hooks stay, so the nested call has listeners and guards to skip.
  */
-const withNestedAbortedAtEntry = (s: Scenario): Scenario => {
-  const nested = withNestedCallLast(s, {}, { abortedSignal: true })
-  return nested === s ? s : { ...nested, pre: s.pre, guards: s.guards, wrappers: s.wrappers }
-}
+const withNestedAbortedAtEntry = (s: Scenario): Scenario => withNestedCallLast(s, { dispatch: { abortedSignal: true }, keepHooks: true })
 
 const erroringTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'throw', thrown: { $: 'error', code: 'E_TOOL' } } } }

@@ -9,10 +9,11 @@ import {
   postListener,
   quiet,
   scenario,
+  SHADOWED,
+  shadowedForA,
   succeedingTool,
   timing,
   tool,
-  toolOfItsOwn,
   wrapper,
   type ToolSpec,
   type Scenario,
@@ -81,14 +82,12 @@ const madeUpWithMeta = (s: Scenario): Scenario => {
  * one, registered last, that makes up `{ made: 'up' }`, and A calls the name: the made-up value is
  * validated against A's tool and refused, whatever the tool it shadows takes. Drawn last.
  */
-const SHADOWED = 'shadowed'
 const madeUpForAShadowingTool = (s: Scenario): Scenario => {
   const [model] = s.tools
   if (!model || s.tools.some((t) => t.name === SHADOWED)) return s
   const open = { outputSchema: ANY_SCHEMA, render: { kind: 'json-text' }, finalize: { kind: 'keep' } } satisfies Partial<ToolSpec>
-  const global = toolOfItsOwn(model, SHADOWED, open)
   const strict: ValueDesc = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }
-  const own: ToolSpec = { ...toolOfItsOwn(model, SHADOWED, { ...open, outputSchema: strict }), scope: 'A' }
+  const [global, own] = shadowedForA(model, open, { ...open, outputSchema: strict })
   const passing = s.wrappers.map((w): WrapperSpec => ({ timing: w.timing, action: { kind: 'pass' } }))
   const madeUp: WrapperSpec = { timing: 'sync', action: { kind: 'made-up', result: { isError: false, value: { made: 'up' } } } }
   return { ...s, tools: [...s.tools, global, own], wrappers: [...passing, madeUp], calls: [...s.calls, { tool: SHADOWED, args: {}, agent: 'A' }] }

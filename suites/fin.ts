@@ -46,7 +46,8 @@ const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
  * a tool with a finalizer (withNestedCallLast): a nested call's tool is visible to it, so its
  * finalizer runs once too. Drawn last.
  */
-const withNestedFinalized = (s: Scenario): Scenario => withNestedCallLast(s, { finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } })
+const withNestedFinalized = (s: Scenario): Scenario =>
+  withNestedCallLast(s, { leaf: { finalize: { kind: 'returns', value: [{ type: 'text', text: 'finalized' }] } } })
 /**
  * In a quarter of FIN-2's cases a tool of its own, whose finalizer throws, is called twice, last: a
  * finalizer that threw for one call still runs for the next (FIN-4's "not called again" is the

@@ -7,9 +7,10 @@ import {
   poisoned,
   quiet,
   scenario,
+  SHADOWED,
+  shadowedForA,
   times,
   tool,
-  toolOfItsOwn,
   type CallSpec,
   type ClassifierSpec,
   type Scenario,
@@ -101,12 +102,10 @@ const verdictObject = (s: Scenario): Scenario => firstToolClassifiedBy(s, { kind
  * for agent A by one with no classifier, and A calls the name, then a global caller does: A's call
  * is exclusive, whatever the tool it shadows answers. Drawn last.
  */
-const SHADOWED = 'shadowed'
 const shadowedWithoutClassifier = (s: Scenario): Scenario => {
   const [model] = s.tools
   if (!model || s.tools.some((t) => t.name === SHADOWED)) return s
-  const global = toolOfItsOwn(model, SHADOWED, { classifier: { kind: 'returns', value: true } })
-  const own: ToolSpec = { ...toolOfItsOwn(model, SHADOWED, { classifier: { kind: 'absent' } }), scope: 'A' }
+  const [global, own] = shadowedForA(model, { classifier: { kind: 'returns', value: true } }, { classifier: { kind: 'absent' } })
   const calls: CallSpec[] = [...s.calls, { tool: SHADOWED, args: {}, agent: 'A' }, { tool: SHADOWED, args: {} }]
   return { ...s, tools: [...s.tools, global, own], calls }
 }

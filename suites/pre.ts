@@ -44,10 +44,10 @@ function withLookalikeCall(s: Scenario): Scenario {
  */
 const nestedCallers = fc.constantFrom<[AgentName | undefined, AgentName | 'none']>([undefined, 'A'], ['A', 'none'], ['A', 'none'], ['A', 'B'])
 function withNestedForAnother(s: Scenario, [parent, nested]: [AgentName | undefined, AgentName | 'none']): Scenario {
-  const withNested = withNestedCallLast(s, {}, { agent: nested })
+  const withNested = withNestedCallLast(s, { dispatch: { agent: nested }, keepHooks: true })
   if (withNested === s) return s
   const calls = withNested.calls.map((c, i) => (i === withNested.calls.length - 1 && parent ? { ...c, agent: parent } : c))
-  return { ...withNested, pre: s.pre, post: s.post, calls }
+  return { ...withNested, calls }
 }
 
 /** The listener registered globally. */

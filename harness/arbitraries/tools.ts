@@ -240,3 +240,14 @@ export function toolOfItsOwn(model: ToolSpec, name: string, changes: Partial<Too
   const { attack: _attack, scope: _scope, ...plain } = model
   return { ...plain, name, ...changes }
 }
+
+/** The name a reach gives a global tool of its own that agent A shadows with one of its own. */
+export const SHADOWED = 'shadowed'
+
+/**
+ * Two tools of a case's own under one name, `SHADOWED`: a global one with `global` on top, and
+ * agent A's, which shadows it for A, with `own` on top.
+ */
+export function shadowedForA(model: ToolSpec, global: Partial<ToolSpec>, own: Partial<ToolSpec>): [ToolSpec, ToolSpec] {
+  return [toolOfItsOwn(model, SHADOWED, global), { ...toolOfItsOwn(model, SHADOWED, own), scope: 'A' }]
+}

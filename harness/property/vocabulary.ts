@@ -37,6 +37,8 @@ export {
   mutatingRender,
   oddFinalizer,
   projection,
+  SHADOWED,
+  shadowedForA,
   smugglingFinalizer,
   succeedingTool,
   thrown,

@@ -51,12 +51,15 @@ const otherYes = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ValueDesc>(true) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>('allowed', 'allowed-always', 'approved', 'yes', 1, { approved: true }) },
 )
+const nearlyTheGrant = fc.constantFrom<ValueDesc>('allowed-session', 'allowed-always', 'allowed', 'allowed-once ', 'Allowed-Once')
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
   { weight: 3, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: boxedGrant }) },
   // The yes of other approval APIs (true, 'allowed', 1…): a registry that reads the answer loosely takes it for a grant.
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: otherYes }) },
+  // Nearly the grant: a wider grant's name, a prefix of it, another case, a space. Only 'allowed-once' itself grants.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: nearlyTheGrant }) },
 )
 
 /**

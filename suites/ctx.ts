@@ -23,10 +23,8 @@ import {
   type ValueDesc,
   inFlightAtOnce,
 } from '../harness/property/vocabulary.js'
-import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
-import { liveTool } from '../harness/property/sample-tools.js'
-import type { JsonValue } from '../harness/contract/spec.js'
+import { concludingPrograms } from './ctx-concluding-programs.js'
 
 const deferring = tool().chain((t) =>
   fc.array(
@@ -95,23 +93,16 @@ const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 
-type SubCall = { concludes: boolean; fate: 'success' | 'blocked' | 'denied' | 'fails' }
-
-const FATE: Record<SubCall['fate'], string> = {
-  success: 'succeeds',
-  blocked: 'is blocked by a post-execute listener',
-  denied: 'is denied by a pre-execute listener',
-  fails: 'throws',
-}
-
-const subCallsStory = (subCalls: SubCall[]): string[] => [
-  `code mode; a run_code program calls ${subCalls.map((_, i) => `sub_${i}`).join(', then ')}`,
-  ...subCalls.map((sub, i) => `sub_${i}: its body ${sub.concludes ? 'concludes the turn' : 'does not conclude'}; the call ${FATE[sub.fate]}`),
-]
-
 const twice: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'said twice' }] }
 /** In a quarter of CTX-1's cases the body defers one context twice: both appear (drawn last). */
 const deferTwice: BodyStep[] = [{ kind: 'defer', context: twice }, { kind: 'defer', context: twice }]
+/** A user message holding an image: a UserMessage like any other, which appears as it was deferred. */
+const imageContext: ValueDesc = { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'AA==' }] }
+/** In a quarter of CTX-1's cases the body defers a message holding an image first (drawn last). */
+const deferringImage = (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [{ kind: 'defer', context: imageContext }, ...t.body.steps] } } : t)),
+})
 const deferringTwice = (s: Scenario): Scenario => ({
   ...s,
   tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [...deferTwice, ...t.body.steps] } } : t)),
@@ -186,7 +177,8 @@ export default [
       .chain(nowAndThen(changedAfterDeferring))
       // In a third of the cases more: calls in flight at once keep their deferred contexts apart.
       .chain(nowAndThen(inFlightAtOnce, 3))
-      .chain(nowAndThenWith(madeUpResults, madeUpAfterTheBody, 3)),
+      .chain(nowAndThenWith(madeUpResults, madeUpAfterTheBody, 3))
+      .chain(nowAndThen(deferringImage)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
@@ -219,51 +211,5 @@ export default [
     ),
   ),
 
-  custom(
-    'CTX-3', 'a run_code outcome carries concludesTurn only when a sub-call\'s final outcome was a success carrying it',
-    fc.array(
-      fc.record({ concludes: fc.boolean(), fate: fc.constantFrom<SubCall['fate']>('success', 'blocked', 'denied', 'fails') }),
-      { minLength: 1, maxLength: 3 },
-    ),
-    subCallsStory,
-    async (ctx, subCalls) => {
-      const registry = await ctx.registry({ mode: 'code' })
-      if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
-      subCalls.forEach((sub, i) => {
-        registry.register(liveTool(`sub_${i}`, {
-          execute: (async (_args: JsonValue, exec: { concludeTurn(): void }) => {
-            if (sub.concludes) exec.concludeTurn()
-            if (sub.fate === 'fails') throw new Error('sub-call fails')
-            return { i }
-          }) as never,
-        }))
-      })
-      registry.onPreExecute(async (exec, next) => (subCalls[Number(exec.name.slice(4))]?.fate === 'denied' ? { kind: 'deny', reason: 'no' } : next()))
-      registry.onPostExecute(
-        async (exec, _result, next) => (
-          subCalls[Number(exec.name.slice(4))]?.fate === 'blocked' ? { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }] } : next()
-        ),
-      )
-      // Each sub-call's result once, however often observers are told of it (that count is RES-1's).
-      const nested = new Set<{ isError: boolean; concludesTurn?: unknown }>()
-      registry.onResult((exec, result) => {
-        if (exec.parent !== undefined) nested.add(result as never)
-      })
-      const program = registry.codeProgram(subCalls.map((_, i) => ({ name: `sub_${i}`, arguments: {} })))
-      const outcome = await registry.execute({
-        callId: 'program',
-        name: 'run_code',
-        arguments: program,
-        signal: new AbortController().signal,
-        agent: registry.agent('A'),
-      })
-      const authoritative = [...nested].some((r) => !r.isError && r.concludesTurn === true)
-      const concluded = (outcome as { concludesTurn?: unknown }).concludesTurn === true
-      if (nested.size !== subCalls.length) ctx.fail(`observers saw ${nested.size} sub-calls for ${subCalls.length} in the program`)
-      if (concluded !== authoritative) ctx.fail(
-        `run_code concludesTurn is ${concluded}, but the sub-calls' final outcomes ${authoritative ? 'do' : 'do not'} carry a conclusion`,
-      )
-    },
-    'code', 25,
-  ),
+  concludingPrograms,
 ]

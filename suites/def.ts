@@ -40,6 +40,16 @@ const withRicherParameters = nowAndThenWith(parameterCase(2), (s: Scenario, c: {
 }), 2)
 
 /**
+ * In a quarter of DEF-5's cases, where the tool's parameters require a key, the first call's
+ * arguments are {} and no hook stands in the way: an empty object is checked like any other. Drawn last.
+ */
+function emptyArgumentsFirst(s: Scenario): Scenario {
+  const required = (s.tools[0]?.parameters as { required?: unknown } | undefined)?.required
+  if (!Array.isArray(required) || required.length === 0) return s
+  return { ...s, pre: [], guards: [], wrappers: [], post: [], calls: s.calls.map((call, i) => (i === 0 ? { ...call, args: {} } : call)) }
+}
+
+/**
  * Now and then agent A has a tool of the same name, also made with defineTool and registered first,
  * whose parameters take any object, and every other call is A's: each tool checks the arguments
  * against its own parameters, whichever of the two was defined first (DEF-5 is per tool).
@@ -108,8 +118,9 @@ const FLAW: Record<Flaw, string> = {
   'timeout-boxed': 'timeoutMs new Number(100)',
 }
 
-function flawed(name: string, flaw: Flaw): ToolDefinition {
-  const base = liveTool(name) as unknown as Record<string, unknown>
+/** `def` given `flaw`, in place. */
+function flawed(def: ToolDefinition, flaw: Flaw): ToolDefinition {
+  const base = def as unknown as Record<string, unknown>
   const output = base.output as Record<string, unknown>
   switch (flaw) {
     case 'no-output':
@@ -137,6 +148,14 @@ function flawed(name: string, flaw: Flaw): ToolDefinition {
       }[flaw]
   }
   return base as unknown as ToolDefinition
+}
+
+interface FlawCase {
+  name: string
+  flaw: Flaw
+  timeoutMs: number | undefined
+  /** The flawed definition is the object of a valid one registered and disposed of before, then changed. */
+  sameObject?: true
 }
 
 interface DisposeCase {
@@ -207,16 +226,20 @@ export default [
       timeoutMs: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
       // Drawn last: in a quarter of the cases a timeoutMs a loose check lets by (Number() of a string or a boxed number, Infinity).
       coercible: fc.tuple(fc.nat(3), fc.constantFrom<Flaw>('timeout-string', 'timeout-boxed', 'timeout-infinite')),
-    }).map(({ coercible: [k, flaw], ...c }) => (k === 0 ? { ...c, flaw } : c)),
+    }).map(({ coercible: [k, flaw], ...c }): FlawCase => (k === 0 ? { ...c, flaw } : c)).chain(nowAndThen((c) => ({ ...c, sameObject: true }))),
     (c) => [
+      ...(c.sameObject ? [`tool ${c.name} registered valid and disposed of; then that same definition object is changed`] : []),
       `tool ${c.name} registered with ${FLAW[c.flaw]}`,
       `then a valid tool ${c.name}${c.timeoutMs === undefined ? '' : ` with timeoutMs ${c.timeoutMs}`} registered`,
     ],
     async (ctx, c) => {
       const registry = await ctx.registry()
       let threw = false
+      // One definition object registered again once changed is checked again: nothing a registry remembers of it vouches for it.
+      const def = liveTool(c.name)
+      if (c.sameObject) registry.register(def)()
       try {
-        registry.register(flawed(c.name, c.flaw))
+        registry.register(flawed(def, c.flaw))
       } catch {
         threw = true
       }
@@ -296,7 +319,7 @@ export default [
           ),
         ),
       },
-    })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)),
+    })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)).chain(nowAndThen(emptyArgumentsFirst)),
     'define',
   ),
 ]

@@ -155,6 +155,14 @@ const replacementArrives = custom(
   },
 )
 
+/**
+ * How EXE-2's wrappers call next(): with a signal of their own, or with no replacement at all
+ * (`{}`, `{ signal: undefined }`), which leaves the body the caller's signal.
+ */
+const overridingSignal = fc.constantFrom<WrapperSpec['action']>(
+  { kind: 'replace-signal' }, { kind: 'empty-override' }, { kind: 'empty-override', signalKey: true },
+)
+
 export default [
   judged(
     'EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body',
@@ -169,7 +177,7 @@ export default [
       ...quiet,
       tools: fc.array(waitingTool, { minLength: 1, maxLength: 1 }),
       wrappers: fc.array(
-        fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: fc.constant({ kind: 'replace-signal' as const }) }),
+        fc.record({ timing: fc.constantFrom('sync' as const, 'await' as const), action: overridingSignal }),
         { minLength: 1, maxLength: 2 },
       ),
       calls: { abortScheduled: 100 },

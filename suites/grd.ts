@@ -1,8 +1,8 @@
 /** GRD: monotonic guards. */
 import fc from 'fast-check'
 import {
-  defaults, firstDisposingSelf, guard, nowAndThen, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
-  type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec,
+  builtInThrown, defaults, firstDisposingSelf, guard, nowAndThen, nowAndThenWith, preDecision, preListener, quiet, runScenario, scenario, scenarioStory,
+  type GuardSpec, type Scenario, type Trace, type ValueDesc, type WrapperSpec, withBuiltInThrows,
 } from '../harness/property/vocabulary.js'
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
@@ -42,6 +42,12 @@ const allowedOutright = (s: Scenario): Scenario =>
   ({ ...s, pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'allow' } } }, ...s.pre] })
 
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
+
+/**
+ * In half of GRD-3's cases, what throws throws a TypeError or a RangeError (an Error like any other),
+ * and no pre-execute listener stands before the guards: the call reaches them. Drawn last.
+ */
+const runtimeErrorAtTheGuards = (s: Scenario, thrown: ValueDesc): Scenario => ({ ...withBuiltInThrows(s, thrown), pre: [] })
 
 export default [
   withDirect(judged(
@@ -115,6 +121,6 @@ export default [
         fc.oneof(guard, fc.constant({ verdict: { kind: 'throws' as const } })),
         { minLength: 1, maxLength: 2 },
       ).filter((g) => g.some((x) => x.verdict.kind === 'throws')),
-    }),
+    }).chain(nowAndThenWith(builtInThrown, runtimeErrorAtTheGuards, 2)),
   ),
 ]

@@ -8,7 +8,7 @@ import {
   quiet,
   scenario,
   SHADOWED,
-  shadowedForA,
+  shadowedForA, toolOfItsOwn,
   times,
   tool,
   type CallSpec,
@@ -78,6 +78,33 @@ function hiddenButSafe(s: Scenario): Scenario {
   const classified = firstToolClassifiedBy(s, { kind: 'returns', value: true })
   return classified === s ? s : { ...classified, config: { ...s.config, mode: 'code' } }
 }
+
+/**
+ * In a quarter of MODE-2's cases a tool of agent A's own, and A's only, answers exactly true, and is
+ * called by A, by B and by no agent: the tool is unknown to the two others, so exclusive for them.
+ * Drawn last.
+ */
+function safeForAOnly(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === A_ONLY)) return s
+  const own: ToolSpec = { ...toolOfItsOwn(model, A_ONLY, { classifier: { kind: 'returns', value: true } }), scope: 'A' }
+  const calls: CallSpec[] = [{ tool: A_ONLY, args: {}, agent: 'A' }, { tool: A_ONLY, args: {}, agent: 'B' }, { tool: A_ONLY, args: {} }]
+  return { ...s, tools: [...s.tools, own], calls: [...s.calls, ...calls] }
+}
+const A_ONLY = 'for_a_only'
+
+/**
+ * In a quarter of MODE-2's cases a tool of its own has a classifier that reads its argument's `path`:
+ * true where it is there, a TypeError where it is not. It is called with a path, then without: a
+ * throw is exclusive, whatever the tool answered before. Drawn last.
+ */
+function readsItsArgument(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === READS_PATH)) return s
+  const own = toolOfItsOwn(model, READS_PATH, { classifier: { kind: 'has-key', key: 'path', throwsWithout: true }, define: false })
+  return { ...s, tools: [...s.tools, own], calls: [...s.calls, { tool: READS_PATH, args: { path: 'a' } }, { tool: READS_PATH, args: {} }] }
+}
+const READS_PATH = 'reads_path'
 
 /** The case with its first tool global and defined raw, classified by `classifier`, and called once more. */
 function firstToolClassifiedBy(s: Scenario, classifier: ClassifierSpec): Scenario {
@@ -178,7 +205,8 @@ export default [
         malformed ? { ...s, calls: [...s.calls, { tool: s.calls[0]!.tool, args: {}, malformed }] } : s
       )),
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
-      .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)),
+      .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
+      .chain(nowAndThen(readsItsArgument)),
   ), modeAfterLifecycle, { everyLast: 3 }),
 
   custom(

@@ -9,6 +9,7 @@ import {
   projection,
   quiet,
   scenario,
+  SHARED_OUTPUTS,
   timing,
   tool,
   toolOfItsOwn,
@@ -17,6 +18,7 @@ import {
   type DecisionSpec,
   type ProjectionSpec,
   type Scenario,
+  type SharedOutput,
   type ToolSpec,
   type ValueDesc,
 } from '../harness/property/vocabulary.js'
@@ -54,6 +56,20 @@ const returningValue = (s: Scenario, value: ValueDesc): Scenario => ({
 /** A tool of its own returns `row` and is called last: the row is the value that call publishes. */
 const returningRow = (s: Scenario, row: ValueDesc): Scenario =>
   calledLast(s, 'row', { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value: row } } })
+/**
+ * In a quarter of OUT-1's cases more, a tool of its own, called last, returns what JSON.stringify
+ * would turn into text: a Date, or an object with a toJSON method of its own. Neither is lossless
+ * JSON: INVALID_TOOL_OUTPUT, never the text. Drawn last.
+ */
+const stringifiable = fc.constantFrom<ValueDesc>({ at: { $: 'date' } }, [{ $: 'date' }], { n: 1, toJSON: { $: 'function' } })
+const returningStringifiable = (s: Scenario, value: ValueDesc): Scenario =>
+  calledLast(s, 'dated', { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value } } })
+/**
+ * In a quarter of OUT-1's cases more, a tool of its own returns a valid value that holds one object
+ * twice, and is called last: a shared subtree is no cycle, the value is published. Drawn last.
+ */
+const returningShared = (s: Scenario, shared: SharedOutput): Scenario =>
+  calledLast(s, 'shared', { outputSchema: shared.schema, body: { steps: [], outcome: { kind: 'return', value: shared.value } } })
 /**
  * In a quarter of OUT-1's cases more, a tool of its own returns nothing at all, its schema taking any
  * JSON, and is called last: `undefined` is no JSON, never published as null. Drawn last.
@@ -242,6 +258,17 @@ const codedTool = fc.tuple(tool(), fc.constantFrom('E_TOOL', 'ENOENT', 'RATE_LIM
   { ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', code } } } }
 ))
 
+/**
+ * In a quarter of OUT-3's cases the first tool's body throws an Error carrying blocks of its own, as
+ * an MCP-style tool error does: none, an image alone, an empty text. The outcome's content is still
+ * model-readable text. Drawn last.
+ */
+const ownBlocks = fc.constantFrom<ValueDesc>([], [{ type: 'image', mimeType: 'image/png', data: 'AA==' }], [{ type: 'text', text: '' }])
+const throwingWithBlocks = (s: Scenario, content: ValueDesc): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i > 0 ? t : { ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', content } } } })),
+})
+
 /** A body that throws before returning a promise: scenario bodies are async, so this one is direct. */
 const syncThrow = custom(
   'OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws',
@@ -269,19 +296,20 @@ const syncThrow = custom(
 )
 
 /**
- * In a quarter of OUT-1's cases the first tool's schema closes a nested object and its body returns
- * one extra key inside it: a value that fails output.schema is refused, never published with the
- * key pruned or kept. Drawn last.
+ * In a third of OUT-1's cases the first tool's schema closes a nested object and its body returns
+ * one extra key inside it, now and then one named like what every object inherits (`constructor`):
+ * a value that fails output.schema is refused, never published with the key pruned or kept. Drawn last.
  */
 const closedNested: ValueDesc = {
   type: 'object',
   properties: { user: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false } },
   required: ['user'],
 }
-const returningExtraKey = (s: Scenario): Scenario => ({
+const extraKey = fc.constantFrom('passwordHash', 'constructor', 'toString', 'valueOf')
+const returningExtraKey = (s: Scenario, key: string): Scenario => ({
   ...s,
   tools: s.tools.map((t, i) => (i > 0 ? t : {
-    ...t, outputSchema: closedNested, body: { steps: t.body.steps, outcome: { kind: 'return', value: { user: { name: 'ada', passwordHash: 'x' } } } },
+    ...t, outputSchema: closedNested, body: { steps: t.body.steps, outcome: { kind: 'return', value: { user: { name: 'ada', [key]: 'x' } } } },
   })),
 })
 
@@ -291,9 +319,11 @@ export default [
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
       .chain(nowAndThenWith(boxedValue, returningValue))
       .chain(nowAndThen(twoSchemas, 5))
-      .chain(nowAndThen(returningExtraKey))
+      .chain(nowAndThenWith(extraKey, returningExtraKey, 3))
       .chain(nowAndThen(returningNothing))
-      .chain(nowAndThenWith(negativeZeroInRow, returningRow)),
+      .chain(nowAndThenWith(negativeZeroInRow, returningRow))
+      .chain(nowAndThenWith(fc.constantFrom(...SHARED_OUTPUTS), returningShared))
+      .chain(nowAndThenWith(stringifiable, returningStringifiable)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   withDirect(judged(
     'OUT-2',
@@ -307,7 +337,7 @@ export default [
   ), projectedOnce, { everyLast: 4 }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',
-    scenario({ ...quiet, tools: one(throwingTool) }),
+    scenario({ ...quiet, tools: one(throwingTool) }).chain(nowAndThenWith(ownBlocks, throwingWithBlocks)),
   ),
   judged(
     'OUT-5',

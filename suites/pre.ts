@@ -93,7 +93,8 @@ export default [
   ), preMalformedOverridden),
   withDirect(judged(
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
-    scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' })) }),
+    // A listener may throw before it calls next(), or once the listeners inside it have answered.
+    scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'throws-after-next' })) }),
   ), preThrowOverridden),
   judged(
     'PRE-5', 'ask with no approval capability configured is a denial',

@@ -189,6 +189,35 @@ const failingTool = tool().map((t): ToolSpec => (
   { ...t, outputSchema: ANY_SCHEMA, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error' } } } }
 ))
 
+/**
+ * In a quarter of PST-3's cases the only listeners are one that calls next() and then throws, around
+ * one that accepts: the throw ends the call in error, whatever next() answered. Drawn last.
+ */
+const acceptedThenThrown = (s: Scenario): Scenario => ({
+  ...s,
+  post: [{ timing: 'await', decision: { kind: 'throws-after-next' } }, { timing: 'sync', decision: { kind: 'returns', value: { kind: 'accept' } } }],
+})
+
+/**
+ * Malformed decisions a lenient reader takes for an accept: a kind in another case, padded or boxed, or an
+ * accept replacing both value and content (read as a value replacement). Each ends in error (a
+ * nearly-block shows nothing: a block ends in error too).
+ */
+const nearlyAccepts = fc.constantFrom<ValueDesc>(
+  { kind: 'Accept' }, { kind: ' accept' }, { kind: 'ACCEPT' }, { kind: { $: 'boxed', value: 'accept' } },
+  { kind: 'accept', value: 2, content: [{ type: 'text', text: 'both' }] }, { kind: 'accept', content: [], value: null },
+)
+
+
+/**
+ * In half of PST-3's cases the first listener, for every caller, answers a decision that is nearly
+ * an accept: an error all the same. Not where a listener throws after next(). Drawn last.
+ */
+const nearlyAcceptFirst = (s: Scenario, value: ValueDesc): Scenario => (s.post[0]?.decision.kind === 'throws-after-next' ? s : {
+  ...s,
+  post: s.post.map((p, i) => (i === 0 ? { timing: p.timing, decision: { kind: 'returns', value } } : p)),
+})
+
 export default [
   judged(
     'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
@@ -250,6 +279,7 @@ export default [
           { kind: 'returns', value: { kind: { $: 'boxed', value: 'accept' } } },
         ),
       }), { minLength: 1, maxLength: 2 }),
-    }).chain(nowAndThenWith(falsyValue, bothReplacedForB)),
+    }).chain(nowAndThenWith(falsyValue, bothReplacedForB)).chain(nowAndThen(acceptedThenThrown))
+      .chain(nowAndThenWith(nearlyAccepts, nearlyAcceptFirst, 2)),
   ), postOverridden),
 ]

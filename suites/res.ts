@@ -4,6 +4,8 @@ import {
   nowAndThen, observer, postListener, scenario, succeedingTool, withNestedCallLast, type PostSpec, type Scenario, type ToolSpec,
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
+import { sameInputTwice } from './res-same-input.js'
+import { withDirect } from './with-direct.js'
 
 const observers = fc.array(observer, { minLength: 1, maxLength: 3 })
 
@@ -44,10 +46,10 @@ const withRejectingObserver = (s: Scenario): Scenario =>
   ({ ...s, observers: [...s.observers.map((o, i) => (i === 0 ? { ...o, async: true as const } : o)), { throws: false }] })
 
 export default [
-  judged(
+  withDirect(judged(
     'RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with',
     scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } }).chain(nowAndThen(withSelfDisposing)).chain(nowAndThen(withNestedCall)),
-  ),
+  ), sameInputTwice, { everyLast: 5 }),
   judged(
     'RES-2', 'the result observers see is deep-frozen and the execution frozen',
     // Calls to no visible tool too: observers get their execution, frozen all the same.

@@ -32,7 +32,12 @@ interface ToolCase {
 
 const toolCase: fc.Arbitrary<ToolCase> = fc.record({
   name: toolName,
-  parameters: fc.oneof(fc.constant<ValueDesc>({ type: 'object' }), jsonValue.map((p) => ({ type: 'object', properties: { p: { default: p } } }) as ValueDesc)),
+  parameters: fc.oneof(
+    fc.constant<ValueDesc>({ type: 'object' }),
+    jsonValue.map((p) => ({ type: 'object', properties: { p: { default: p } } }) as ValueDesc),
+    // A nullable field: null in its type, its enum and its default is data like any other.
+    fc.constant<ValueDesc>({ type: 'object', properties: { unit: { type: ['string', 'null'], enum: ['C', 'F', null], default: null } } }),
+  ),
   extra: fc.array(extraField, { maxLength: 3 }),
   host: fc.boolean(),
 })

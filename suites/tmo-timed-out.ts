@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { codeOf, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
-import type { ToolExecutionResult } from '../harness/contract/spec.js'
+import type { ToolExecutionResult, UserMessage } from '../harness/contract/spec.js'
 import type { RegistryUnderTest } from '../harness/contract/adapter.js'
 import { abortOf, sleep } from './real-time.js'
 
@@ -33,6 +33,18 @@ export interface TimedOutCase {
   sameCallIdBeside?: true
   /** Where the body throws, its error carries a code of its own: TOOL_TIMEOUT is the outcome all the same. */
   coded?: true
+  /**
+   * While the first call to slow waits at a pre-execute listener, slow is disposed of and registered
+   * again, the same body without a timeoutMs: the call keeps its entry definition's deadline, or ends
+   * as UNKNOWN_TOOL (FIN-1). Its body then stops waiting for its signal after DELIVERY_GRACE_MS.
+   */
+  registeredAgainAtGate?: true
+  /**
+   * The first call's body reports progress: with a timeoutMs of PROGRESS_TIMEOUT_MS, it defers a
+   * context at once and then every quarter of it while it runs (an idle timeout reset by progress is
+   * no deadline). Its body then stops waiting for its signal after DELIVERY_GRACE_MS.
+   */
+  progressing?: true
 }
 
 const overlaps = fc.constantFrom<NonNullable<TimedOutCase['overlapping']>>('quick-after', 'quick-before', 'quick-before', 'quick-before')
@@ -67,6 +79,8 @@ export const timedOutCase: fc.Arbitrary<TimedOutCase> = fc.record({
   .chain(nowAndThenWith(overlaps, (c: TimedOutCase, overlapping): TimedOutCase => ({ ...c, overlapping }), 2))
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, sameCallIdBeside: true })))
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, throws: true, coded: true })))
+  .chain(nowAndThen((c): TimedOutCase => (c.nested ? c : { ...c, registeredAgainAtGate: true }), 2))
+  .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: PROGRESS_TIMEOUT_MS, progressing: true }), 3))
 
 export const timedOutStory = (c: TimedOutCase) => [
   `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
@@ -83,7 +97,31 @@ export const timedOutStory = (c: TimedOutCase) => [
     : 'just before the first call, one more call to slow, whose body returns once the first call\'s body has started'] : []),
   ...(c.sameCallIdBeside && !c.nested ? ['in the same tick as the first call to slow, a call with its callId to untimed (no timeoutMs), ' +
     'whose body returns once slow\'s has started'] : []),
+  ...(c.registeredAgainAtGate ? ['while the first call to slow waits at a pre-execute listener, slow is disposed of and registered ' +
+    'again: the same body, no timeoutMs'] : []),
+  ...(c.progressing ? ['the first call\'s body defers a context at once and then every quarter of timeoutMs while it runs'] : []),
 ]
+
+const PROGRESS: UserMessage = { role: 'user', content: [{ type: 'text', text: 'still working' }] }
+/** A deadline long enough that progress reported every quarter of it comes well before it. */
+const PROGRESS_TIMEOUT_MS = 20
+
+/** Once, while the first call to slow waits at a pre-execute listener: slow disposed of and registered again, with no timeoutMs. */
+function registerAgainAtGate(registry: RegistryUnderTest, dispose: () => void, body: unknown): void {
+  let done = false
+  registry.onPreExecute(async (exec, next) => {
+    if (exec.name === 'slow' && exec.callId === 'x-slow' && !done) {
+      done = true
+      dispose()
+      try {
+        registry.register(liveTool('slow', { execute: body as never }))
+      } catch {
+        // A registry that still holds the name refuses it: DEF-2's to judge; the call keeps its entry definition all the same.
+      }
+    }
+    return next()
+  })
+}
 
 export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promise<void> {
   // A caller's signal may outlive a call (a session's): each call's deadline is still its own.
@@ -100,26 +138,28 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   const bodyStarted = new Promise<void>((resolve) => (started = resolve))
   // The first call to slow, once made: a quick call waiting for its body waits for its end too.
   let first: Promise<ToolExecutionResult> | undefined
-  registry.register(liveTool('slow', {
-    timeoutMs: c.timeoutMs,
-    execute: (async (args: { quick?: true }, exec: { signal: AbortSignal }) => {
-      if (args.quick) return (c.overlapping === 'quick-before' && (await Promise.race([bodyStarted, first])), { quick: true })
-      if (++slowCalls > 1) return { again: true }
-      started()
-      try {
-        if (c.cooperative) await abortOf(exec.signal)
-        else await sleep(c.timeoutMs + 10)
-        // The abort may cross a process boundary (--command): allow it time to arrive.
-        if (!exec.signal.aborted) await Promise.race([abortOf(exec.signal), sleep(DELIVERY_GRACE_MS)])
-        sawAbort = exec.signal.aborted
-        await sleep(c.lingerMs)
-        if (c.throws) throw Object.assign(new Error('stopped'), c.coded ? { code: 'E_STOPPED' } : {})
-        return { finished: true }
-      } finally {
-        bodySettled = true
-      }
-    }) as never,
-  }))
+  const slowBody = (async (args: { quick?: true }, exec: { signal: AbortSignal; deferContext(context: UserMessage): void }) => {
+    if (args.quick) return (c.overlapping === 'quick-before' && (await Promise.race([bodyStarted, first])), { quick: true })
+    if (++slowCalls > 1) return { again: true }
+    started()
+    if (c.progressing) exec.deferContext(PROGRESS)
+    const progress = c.progressing ? setInterval(() => exec.deferContext(PROGRESS), c.timeoutMs / 4) : undefined
+    try {
+      if (c.cooperative && !c.registeredAgainAtGate && !c.progressing) await abortOf(exec.signal)
+      else await sleep(c.timeoutMs + 10)
+      // The abort may cross a process boundary (--command): allow it time to arrive.
+      if (!exec.signal.aborted) await Promise.race([abortOf(exec.signal), sleep(DELIVERY_GRACE_MS)])
+      sawAbort = exec.signal.aborted
+      await sleep(c.lingerMs)
+      if (c.throws) throw Object.assign(new Error('stopped'), c.coded ? { code: 'E_STOPPED' } : {})
+      return { finished: true }
+    } finally {
+      clearInterval(progress)
+      bodySettled = true
+    }
+  }) as never
+  const disposeSlow = registry.register(liveTool('slow', { timeoutMs: c.timeoutMs, execute: slowBody }))
+  if (c.registeredAgainAtGate) registerAgainAtGate(registry, disposeSlow, slowBody)
   registry.register(liveTool('fast', { timeoutMs: c.timeoutMs }))
   registry.register(liveTool('untimed', { execute: async () => (await Promise.race([bodyStarted, first]), { untimed: true }) }))
   let beside: Promise<ToolExecutionResult> | undefined
@@ -154,6 +194,11 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
     return nestedResult as ToolExecutionResult
   }
   const result = nested ? await viaOuter() : c.overlapping ? await overlapping() : await firstSlowCall()
+  // A call whose tool was disposed of mid-call may end as UNKNOWN_TOOL (FIN-1): no deadline to judge.
+  if (c.registeredAgainAtGate && codeOf(registry, result) === 'UNKNOWN_TOOL') {
+    if (slowCalls > 0 && !bodySettled) ctx.fail('execute settled before the body did')
+    return
+  }
   if (!bodySettled) ctx.fail('execute settled before the body did')
   if (!sawAbort) ctx.fail('the body\'s signal had not aborted at timeoutMs')
   if (codeOf(registry, result) !== 'TOOL_TIMEOUT') ctx.fail(
@@ -163,7 +208,7 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   if (fast.isError) ctx.fail('a body finishing at once was timed out')
   // Each call has a deadline of its own: one that passed for an earlier call of the tool is not this one's.
   const again = await registry.execute(input('slow', {}, caller))
-  if (again.isError) ctx.fail('a second call of the tool that timed out, returning at once, was timed out too')
+  if (again.isError) ctx.fail(`a second call of the tool that timed out, returning at once, ended as ${codeOf(registry, again) ?? 'an error'}`)
   if (c.farDeadline) await farDeadlineHolds(ctx, registry)
   if (beside && (await beside).isError) ctx.fail('a call with no deadline, made beside the first call to slow with its callId, ended in error')
 }

@@ -1,5 +1,6 @@
 // The oracle on hand-written traces for the newer reaches: a refused value as an abort lands, a made-up
-// result after the body, a nested call handed an aborted signal of its own or made for another caller.
+// result after the body, nested calls handed an aborted signal of their own or made for another caller,
+// listeners that throw once next() has answered, shared subtrees, and one input object handed again.
 import { describe, expect, it } from 'vitest'
 import type { TraceEvent } from '../harness/scenario/trace.js'
 import { bodyRan, checksOf, enter, failure, leave, record, scenarioOf, settled, success, tool, traceOf } from './oracle-example-traces.js'
@@ -62,5 +63,55 @@ describe('nested calls', () => {
       ({ ...traceOf([...outer, ...nestedPre, ...nestedBody, bodyLeft!, settled()], record(success(1))), nested: [nestedEnd()] })
     expect(checksOf(byA, ran([]))).toEqual([])
     expect(checksOf(byA, ran([enter('pre', { call: 'c0/0', token: 2 }), leave('pre', 0, 'c0/0')]))).toEqual(['PRE-7:routing/hook-out-of-scope'])
+  })
+})
+
+describe('a listener that throws once next() has answered', () => {
+  const throwsAfter = { kind: 'throws-after-next' as const }
+  it('PRE-4: an allow from inside does not stand; the body never runs', () => {
+    const s = scenarioOf({ pre: [{ timing: 'sync', decision: throwsAfter }, { timing: 'sync', decision: { kind: 'returns', value: { kind: 'allow' } } }] })
+    const pre = [enter('pre'), enter('pre', { index: 1 }), leave('pre', 1), leave('pre')]
+    expect(checksOf(s, traceOf([...pre, settled()], record(failure())))).toEqual([])
+    expect(checksOf(s, traceOf([...pre, ...bodyRan(), settled()], record(success(1))))).toEqual(['PRE-4:routing/body-count', 'PRE-4:outcome/kind'])
+  })
+  it('PST-3: an accept from inside does not stand', () => {
+    const s = scenarioOf({ post: [{ timing: 'sync', decision: throwsAfter }, { timing: 'sync', decision: { kind: 'returns', value: { kind: 'accept' } } }] })
+    const post = [enter('post'), enter('post', { index: 1 }), leave('post', 1), leave('post')]
+    expect(checksOf(s, traceOf([...bodyRan(), ...post, settled()], record(failure())))).toEqual([])
+    expect(checksOf(s, traceOf([...bodyRan(), ...post, settled()], record(success(1))))).toEqual(['PST-3:outcome/kind'])
+  })
+})
+
+describe('values that hold one object twice, and one input object handed again', () => {
+  it('OUT-1: a valid value holding one row object twice is published, not refused as a cycle', () => {
+    const rows = { rows: { $: 'twice' as const, value: { id: 1 } } }
+    const outputSchema = { type: 'object', properties: { rows: { type: 'array', items: { type: 'object' } } }, required: ['rows'] }
+    const s = scenarioOf({ tools: [tool({ outputSchema, body: { steps: [], outcome: { kind: 'return', value: rows } } })] })
+    const published = success({ rows: [{ id: 1 }, { id: 1 }] })
+    expect(checksOf(s, traceOf([...bodyRan(), settled()], record(published)))).toEqual([])
+    const refused = record(failure({ error: { message: 'a cycle', code: 'INVALID_TOOL_OUTPUT' } }), { code: 'INVALID_TOOL_OUTPUT' })
+    expect(checksOf(s, traceOf([...bodyRan(), settled()], refused))).toEqual(['OUT-1:outcome/kind'])
+  })
+  it('RES-1, IN-3: a second call handed the first one\'s input object is a call of its own', () => {
+    const s = scenarioOf({ calls: [{ tool: 'lookup', args: {} }, { tool: 'lookup', args: {}, sameCallIdAs: 0, reusesInput: true }] })
+    const second = bodyRan({ call: 'c1', token: 2 }).map((x) => ({ ...x, call: 'c1' }))
+    const events = [...bodyRan(), settled(), ...second, settled('c1')]
+    expect(checksOf(s, traceOf(events, record(success(1)), record(success(1), { callId: 'c1' })))).toEqual([])
+    const sameToken = bodyRan({ call: 'c1', token: 1 }).map((x) => ({ ...x, call: 'c1' }))
+    expect(checksOf(s, traceOf([...bodyRan(), settled(), ...sameToken, settled('c1')], record(success(1)), record(success(1), { callId: 'c1' }))))
+      .toEqual(['IN-3:immutability/token-of-another-call'])
+  })
+})
+
+describe('a denial decided before the abort, published as a success', () => {
+  it('is the denial\'s clause, not cancellation\'s', () => {
+    const s = scenarioOf({
+      pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'deny', reason: 'no' } } }],
+      calls: [{ tool: 'lookup', args: {}, abortScheduled: true }],
+    })
+    const events: TraceEvent[] = [enter('pre'), leave('pre'), { ev: 'abort', call: 'c0' }, ...bodyRan(), settled()]
+    const checks = checksOf(s, traceOf(events, record(success(1))))
+    expect(checks).toContain('PRE-2:cancellation/decided-error-replaced')
+    expect(checks.filter((c) => c.startsWith('CAN-4'))).toEqual([])
   })
 })

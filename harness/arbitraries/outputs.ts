@@ -26,7 +26,8 @@ const cases: SchemaCase[] = [
   {
     schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false },
     valid: [{ n: 1 }, { n: 0.5 }],
-    invalid: [{}, { n: 'x' }, { n: 1, extra: true }, [1]],
+    // A key every object inherits is no declared property: `constructor` is extra all the same.
+    invalid: [{}, { n: 'x' }, { n: 1, extra: true }, { n: 1, constructor: 'x' }, [1]],
   },
   // Object roots, as most tools declare (MCP's structured content and strict structured outputs are objects).
   {

@@ -2,13 +2,16 @@
  * Reaches every scenario property draws, last, whatever its clause: calls in flight at once, odd
  * thrown values, wrappers that hand next() more than a signal, bodies that are plain functions, an
  * arguments object reused across calls, a hook that disposes of itself, async projections and
- * finalizers, and a nested call handed an aborted signal of its own or made for another caller.
- * Each changes one case in four and leaves the rest of a case as it was drawn.
+ * finalizers, a nested call handed an aborted signal of its own or made for another caller,
+ * values that hold one object twice, a call made again with its input object, hooks throwing a
+ * TypeError or RangeError, and a listener that throws once next() has answered.
+ * Each changes one case in four (a call made again, one in three) and leaves the rest of a case as it was drawn.
  */
 import fc from 'fast-check'
-import { neverWaits, type BodyStep, type DispatchStep, type Scenario } from '../scenario/types.js'
+import { neverWaits, type BodyStep, type CallSpec, type DispatchStep, type Scenario } from '../scenario/types.js'
 import { nowAndThen, nowAndThenWith } from './now-and-then.js'
-import { withOddThrows } from './odd-throws.js'
+import { builtInThrown, withBuiltInThrows, withOddThrows } from './odd-throws.js'
+import { SHARED_OUTPUTS, sharedSubtrees } from './shared-subtrees.js'
 
 /**
  * The calls in flight at once (the scheduler picks the interleaving), a lone call joined by a twin:
@@ -94,6 +97,37 @@ export function nestedCallerVaries(s: Scenario, [pick, caller]: [number, number]
   return changedDispatch(s, pick, { agent: NESTED_CALLERS[caller % NESTED_CALLERS.length]! })
 }
 
+/**
+ * The `pick`-th pre- or post-execute listener that delegates calls next() and then throws (its audit
+ * write fails once the listeners inside have answered): the call ends in error all the same (PRE-4, PST-3).
+ */
+export function throwingAfterNext(s: Scenario, pick: number): Scenario {
+  const delegating = (['pre', 'post'] as const).flatMap((kind) => s[kind].flatMap((hook, at) => (hook.decision.kind === 'delegate' ? [{ kind, at }] : [])))
+  const chosen = delegating[pick % Math.max(delegating.length, 1)]
+  if (!chosen) return s
+  const list = s[chosen.kind].map((hook, i) => (i === chosen.at ? { ...hook, decision: { kind: 'throws-after-next' as const } } : hook))
+  return { ...s, [chosen.kind]: list }
+}
+
+const CALLER_MOVES: (keyof CallSpec)[] = [
+  'abortAtEntry', 'abortScheduled', 'abortAsBodySettles', 'abortWhilePostRuns', 'abortReason', 'callerChangesArgs', 'fakeParent',
+  'callerToken', 'malformed', 'lookalikeAgent', 'reusesArgsObject', 'program',
+]
+
+/**
+ * A call made again, last, with its callId, and with `sameInput` handed the very input object it
+ * was handed: a second call is a call of its own, whatever a registry memoized from the first (a
+ * token, a finalized card, a result). The first call whose caller does nothing more than call (no
+ * abort, no change to its arguments…), where the case's calls run one after another.
+ */
+export function callAgain(s: Scenario, sameInput: boolean): Scenario {
+  const again = s.calls.findIndex((c) => c.sameCallIdAs === undefined && CALLER_MOVES.every((key) => c[key] === undefined))
+  // A later call handed an earlier call's arguments object changes it in place: the call would not be made again as it was.
+  if (again < 0 || s.concurrent || s.calls.some((c) => c.program || c.reusesArgsObject)) return s
+  const call = s.calls[again]!
+  return { ...s, calls: [...s.calls, { ...call, sameCallIdAs: again, ...(sameInput ? { reusesInput: true as const } : {}) }] }
+}
+
 export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> =>
   arbitrary
     .chain(nowAndThen(inFlightAtOnce))
@@ -105,6 +139,10 @@ export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitra
     .chain(nowAndThenWith(fc.nat(3), asyncThrows))
     .chain(nowAndThenWith(fc.nat(3), nestedSignalAborted))
     .chain(nowAndThenWith(fc.tuple(fc.nat(3), fc.nat(2)), nestedCallerVaries))
+    .chain(nowAndThenWith(fc.constantFrom(...SHARED_OUTPUTS), sharedSubtrees))
+    .chain(nowAndThenWith(fc.constantFrom(true, true, false), callAgain, 3))
+    .chain(nowAndThenWith(builtInThrown, withBuiltInThrows))
+    .chain(nowAndThenWith(fc.nat(3), throwingAfterNext))
 
 /**
  * For a clause of one kind of hook: the first hook of that kind disposes of itself when first

@@ -21,9 +21,10 @@ export {
   wrapper,
 } from '../arbitraries/hooks.js'
 export { nowAndThen, nowAndThenWith } from '../arbitraries/now-and-then.js'
-export { withOddThrows } from '../arbitraries/odd-throws.js'
+export { builtInThrown, withBuiltInThrows, withOddThrows } from '../arbitraries/odd-throws.js'
 export { argumentsObjectChanged, firstDisposingSelf, inFlightAtOnce } from '../arbitraries/shared-reaches.js'
 export { withNestedCallLast } from '../arbitraries/nested-call-last.js'
+export { SHARED_OUTPUTS, type SharedOutput } from '../arbitraries/shared-subtrees.js'
 export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
 export { parameterCase } from '../arbitraries/parameter-cases.js'

@@ -115,6 +115,8 @@ class ScenarioRun {
   private registry: RegistryUnderTest | undefined
   /** The arguments object the last call was handed, which a call may be handed again (IN-1). */
   private lastArgs: { object: unknown; plain: boolean } | undefined
+  /** The input object each call was handed, by its index: a call that reuses one is handed it again. */
+  private readonly inputs: ToolExecutionInput[] = []
   /** The first AdapterFault a call rejected with: the case is the adapter's error, not a verdict. */
   fault: AdapterFault | undefined
   /** The first throw of the adapter's `agent()` as a call was built: the case is the adapter's error, not a verdict. */
@@ -223,10 +225,12 @@ class ScenarioRun {
     this.records[index] = record
     // Two calls may share a callId (run one after another): the trace still tells them apart.
     const handedId = spec.sameCallIdAs === undefined ? callId : `c${spec.sameCallIdAs}`
-    const input: ToolExecutionInput = { callId: handedId, name: spec.tool, arguments: this.argumentsFor(spec), signal: controller.signal }
+    const kept = spec.reusesInput && spec.sameCallIdAs !== undefined ? this.inputs[spec.sameCallIdAs] : undefined
+    const input: ToolExecutionInput = kept ?? { callId: handedId, name: spec.tool, arguments: this.argumentsFor(spec), signal: controller.signal }
+    this.inputs[index] = input
     if (spec.callerChangesArgs === 'shallow-frozen') Object.freeze(input.arguments)
-    this.callerSignals.set(callId, controller.signal)
-    if (spec.program) {
+    this.callerSignals.set(callId, input.signal)
+    if (spec.program && !kept) {
       input.name = 'run_code'
       input.arguments = registry.codeProgram?.(spec.program.map((p) => ({ name: p.tool, arguments: buildValue(p.args) as JsonValue })))
     }
@@ -428,6 +432,10 @@ class ScenarioRun {
         void first.then(() => this.pendingWrites.push(again), () => undefined)
         return first
       }
+      case 'throws-after-next':
+        return next().then(() => {
+          throw this.thrown('toolreg: listener throws after next()')
+        })
       case 'returns':
         return buildValue(decision.value)
       case 'throws':
@@ -488,6 +496,8 @@ class ScenarioRun {
             return next().then(() => next()).then(attacked)
           case 'replace-signal':
             return next({ signal: new AbortController().signal, ...(this.scenario.overridesMore ? this.moreThanASignal(call) : {}) })
+          case 'empty-override':
+            return next(action.signalKey ? { signal: undefined } : {}).then(attacked)
           case 'made-up':
             return action.frozen ? deepFreeze(buildValue(action.result)) : buildValue(action.result)
           case 'unawaited-next':
@@ -638,8 +648,11 @@ class ScenarioRun {
         Object.defineProperty(def, 'isConcurrencySafe', { enumerable: true, configurable: true, get: () => () => buildValue(c.value) })
         return
       case 'has-key':
-        def.isConcurrencySafe = (args: unknown) =>
-          typeof args === 'object' && args !== null && !Array.isArray(args) && Object.prototype.hasOwnProperty.call(args, c.key)
+        def.isConcurrencySafe = (args: unknown) => {
+          const has = typeof args === 'object' && args !== null && !Array.isArray(args) && Object.prototype.hasOwnProperty.call(args, c.key)
+          if (!has && c.throwsWithout) throw new TypeError(`toolreg: the classifier read ${c.key} of arguments without it`)
+          return has
+        }
     }
   }
 

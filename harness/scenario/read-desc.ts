@@ -27,7 +27,7 @@ export function unwrapPromise(desc: ValueDesc): ValueDesc {
 }
 
 const OBJECT_TAGS = new Set([
-  'proxy', 'getter', 'shifting-getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'bare', 'boxed', 'sparse',
+  'proxy', 'getter', 'shifting-getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'bare', 'boxed', 'sparse', 'twice',
 ])
 
 /** Whether `desc` builds an object (arrays included). */
@@ -71,6 +71,7 @@ export function isLosslessDesc(desc: ValueDesc): boolean {
   if (isTagged(desc)) {
     if (desc.$ === 'getter') return isLosslessDesc(desc.value)
     if (desc.$ === 'proxy') return isLosslessDesc(desc.value)
+    if (desc.$ === 'twice') return isLosslessDesc(desc.value)
     return false
   }
   if (Array.isArray(desc)) return desc.every(isLosslessDesc)
@@ -87,6 +88,7 @@ export function jsonOf(desc: ValueDesc): unknown {
       const inner = jsonOf(desc.value)
       return typeof inner === 'object' && inner !== null ? inner : { value: inner }
     }
+    if (desc.$ === 'twice') return [jsonOf(desc.value), jsonOf(desc.value)]
     return undefined
   }
   if (Array.isArray(desc)) return desc.map(jsonOf)

@@ -9,7 +9,7 @@ const scope = { enum: ['A', 'B'] }
 const decision = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['delegate', 'delegate-twice', 'delegate-again-later', 'returns', 'throws', 'rejects'] }, value: desc },
+  properties: { kind: { enum: ['delegate', 'delegate-twice', 'delegate-again-later', 'throws-after-next', 'returns', 'throws', 'rejects'] }, value: desc },
   additionalProperties: false,
 }
 const projection = {
@@ -87,6 +87,7 @@ export const SCENARIO_SCHEMA = {
               kind: { enum: ['absent', 'returns', 'throws', 'not-a-function', 'getter-returns', 'has-key'] },
               value: desc,
               key: { type: 'string' },
+              throwsWithout: { const: true },
             },
             additionalProperties: false,
           },
@@ -186,10 +187,14 @@ export const SCENARIO_SCHEMA = {
             required: ['kind'],
             properties: {
               kind: {
-                enum: ['pass', 'next-twice', 'replace-signal', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next', 'made-up-after-next'],
+                enum: [
+                  'pass', 'next-twice', 'replace-signal', 'empty-override', 'made-up', 'unawaited-next', 'throws', 'rejects', 'throws-after-next',
+                  'made-up-after-next',
+                ],
               },
               result: desc,
               frozen: { const: true },
+              signalKey: { const: true },
             },
             additionalProperties: false,
           },
@@ -235,6 +240,7 @@ export const SCENARIO_SCHEMA = {
           malformed: { enum: ['not-an-object', 'no-signal', 'callId-not-a-string'] },
           reusesArgsObject: { const: true },
           sameCallIdAs: { type: 'integer', minimum: 0 },
+          reusesInput: { const: true },
           program: {
             type: 'array',
             items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false },
@@ -272,6 +278,7 @@ export const SCENARIO_SCHEMA = {
               'getter',
               'shifting-getter',
               'proxy',
+              'twice',
               'error',
             ],
           },

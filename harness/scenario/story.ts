@@ -40,7 +40,7 @@ function classifier(spec: ClassifierSpec): string {
     case 'getter-returns':
       return `classifier getter returns ${showValue(spec.value)}`
     case 'has-key':
-      return `classifier returns true when its argument has the key ${showValue(spec.key)}`
+      return `classifier returns true when its argument has the key ${showValue(spec.key)}, ${spec.throwsWithout ? 'else throws a TypeError' : 'else false'}`
   }
 }
 
@@ -87,6 +87,7 @@ function decision(spec: DecisionSpec): string {
   if (spec.kind === 'returns') return `answers ${showValue(spec.value)}`
   if (spec.kind === 'delegate-twice') return 'calls next() twice'
   if (spec.kind === 'delegate-again-later') return 'delegates, and calls next() again after it returned'
+  if (spec.kind === 'throws-after-next') return 'calls next(), then throws'
   return spec.kind === 'delegate' ? 'delegates' : spec.kind
 }
 
@@ -98,6 +99,7 @@ function wrapper(action: WrapperAction): string {
   if (action.kind === 'made-up-after-next') return `calls next(), then returns a made-up result ${showValue(action.result)}`
   if (action.kind === 'next-twice') return 'calls next() twice'
   if (action.kind === 'replace-signal') return 'replaces the signal'
+  if (action.kind === 'empty-override') return action.signalKey ? 'calls next({ signal: undefined })' : 'calls next({})'
   return action.kind
 }
 
@@ -125,6 +127,7 @@ function call(spec: CallSpec, index: number): string {
     spec.fakeParent && 'carries a parent that is not in flight',
     spec.callerToken && 'carries a token of its own',
     spec.reusesArgsObject && 'handed the arguments object of the call before, changed in place',
+    spec.reusesInput && spec.sameCallIdAs !== undefined && `handed the very input object of call c${spec.sameCallIdAs}`,
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,
   ].filter(Boolean)

@@ -35,11 +35,14 @@ export type Tagged =
    */
   | { $: 'shifting-getter'; reads: ValueDesc[] }
   | { $: 'proxy'; value: ValueDesc }
+  /** `[o, o]`: one value `o` built once and held twice, a shared subtree (lossless JSON when `o` is; not a cycle). */
+  | { $: 'twice'; value: ValueDesc }
   /**
    * An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP
-   * errors carry) where given, and its own `name` ('AbortError', as `signal.throwIfAborted()` throws).
+   * errors carry) where given, its own `name` ('AbortError', as `signal.throwIfAborted()` throws),
+   * and its own `content` (blocks an MCP-style tool error carries; OUT-3: the outcome still reads as text).
    */
-  | { $: 'error'; code?: string; data?: ValueDesc; name?: string }
+  | { $: 'error'; code?: string; data?: ValueDesc; name?: string; content?: ValueDesc }
 
 export type AgentName = 'A' | 'B'
 
@@ -52,8 +55,11 @@ export type ClassifierSpec =
   | { kind: 'throws' }
   | { kind: 'not-a-function'; value: ValueDesc }
   | { kind: 'getter-returns'; value: ValueDesc }
-  /** Answers from its argument: exactly `true` when it is an object with its own `key`, else `false`. */
-  | { kind: 'has-key'; key: string }
+  /**
+   * Answers from its argument: exactly `true` when it is an object with its own `key`, else `false`,
+   * or with `throwsWithout` a TypeError (it reads a field of the missing key, as a runtime would).
+   */
+  | { kind: 'has-key'; key: string; throwsWithout?: true }
 
 export type BodyStep =
   | { kind: 'await' }
@@ -150,6 +156,8 @@ export type DecisionSpec =
   | { kind: 'delegate-twice' }
   /** Returns next()'s decision, keeps next, and calls it again once the call has entered its next stage (PRE-8). */
   | { kind: 'delegate-again-later' }
+  /** Awaits next() and then throws (an audit write that fails): the call ends in error all the same (PRE-4, PST-3). */
+  | { kind: 'throws-after-next' }
   | { kind: 'returns'; value: ValueDesc }
   | { kind: 'throws' }
   | { kind: 'rejects' }
@@ -158,6 +166,9 @@ export type DecisionSpec =
 interface DisposesSelf {
   disposesSelf?: true
 }
+
+/** Decisions that call next() and go on: the listeners inside decide (a throw after next() aside). */
+export const DELEGATING = new Set<DecisionSpec['kind']>(['delegate', 'delegate-twice', 'delegate-again-later', 'throws-after-next'])
 
 export interface PreSpec extends DisposesSelf {
   scope?: AgentName
@@ -179,6 +190,8 @@ export type WrapperAction =
   | { kind: 'next-twice' }
   /** Hand the body a replacement signal that never aborts by itself (EXE-2). */
   | { kind: 'replace-signal' }
+  /** Call next({}), or with `signalKey` next({ signal: undefined }): no replacement at all (EXE-2). */
+  | { kind: 'empty-override'; signalKey?: true }
   /** Return without next(): a made-up result, deep-frozen where `frozen` (as next()'s own results may be). */
   | { kind: 'made-up'; result: ValueDesc; frozen?: true }
   /** Call next() without waiting for it and return a made-up result while the body still runs (CAN-3). */
@@ -278,6 +291,11 @@ export interface CallSpec {
   reusesArgsObject?: true
   /** Hand execute the callId of an earlier call (two calls share a callId; sequential runs only). */
   sameCallIdAs?: number
+  /**
+   * Hand execute the very input object handed to that earlier call (`sameCallIdAs`): its callId,
+   * arguments object and signal. Two executes are two calls all the same (IN-3, RES-1, FIN-2).
+   */
+  reusesInput?: true
   /** Run these calls as a program through the code transport (`run_code`) instead [code]. */
   program?: { tool: string; args: ValueDesc }[]
 }

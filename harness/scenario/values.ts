@@ -68,6 +68,9 @@ function throwingGetter(): never {
   throw new Error('toolreg: a throwing getter')
 }
 
+/** Errors named for a built-in class are of that class (`instanceof TypeError` holds), as a runtime's own throws are. */
+const BUILT_IN_ERRORS: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxError }
+
 function buildTagged(desc: Tagged): unknown {
   switch (desc.$) {
     case 'bigint':
@@ -127,11 +130,16 @@ function buildTagged(desc: Tagged): unknown {
       const target = buildValue(desc.value)
       return new Proxy(typeof target === 'object' && target !== null ? target : { value: target }, {})
     }
+    case 'twice': {
+      const shared = buildValue(desc.value)
+      return [shared, shared]
+    }
     case 'error': {
-      const error = new Error('toolreg: thrown')
+      const error = new (BUILT_IN_ERRORS[desc.name ?? ''] ?? Error)('toolreg: thrown')
       if (desc.code !== undefined) Object.assign(error, { code: desc.code })
       if (desc.data !== undefined) Object.assign(error, { data: buildValue(desc.data) })
       if (desc.name !== undefined) error.name = desc.name
+      if (desc.content !== undefined) Object.assign(error, { content: buildValue(desc.content) })
       return error
     }
   }

@@ -103,8 +103,9 @@ export function abortedOutcome(view: SettledView, e: Expected): void {
     if (replaced) {
       // The error was decided, not settled, before the abort: the body or the deciding listener was entered first.
       const ownError = expected.clause === 'OUT-3' || expected.clause === 'OUT-4' || expected.clause === 'OUT-1'
-      // Cancellation replaces with ABORTED, never with a success: a thrown body published as one is OUT-3's, abort or none.
-      const clause = ownError && !result.isError ? 'OUT-3' : 'CAN-4'
+      // Cancellation replaces with ABORTED, never with a success: a thrown body published as one is OUT-3's, a denial
+      // published as one the denial's clause (PRE-2, PRE-3…), abort or none.
+      const clause = result.isError ? 'CAN-4' : ownError ? 'OUT-3' : expected.clause
       const decided = ownError
         ? 'a tool\'s own error (its body started before the abort)'
         : expected.clause === 'PST-1'

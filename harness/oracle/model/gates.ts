@@ -5,7 +5,7 @@
  */
 import { isObjectDesc, isUndefinedDesc, readField, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
 import { decisionsByName } from '../../scenario/tool-decisions.js'
-import type { CallSpec, PreSpec, Scenario, ValueDesc } from '../../scenario/types.js'
+import { DELEGATING, type CallSpec, type PreSpec, type Scenario, type ValueDesc } from '../../scenario/types.js'
 import type { Untagged } from './clause-tags.js'
 import type { PredictedOutcome, PredictOptions } from './types.js'
 
@@ -51,17 +51,26 @@ type PreDecision = 'allow' | 'deny' | 'ask' | 'failed'
 
 type Waterfall = { decision: PreDecision; entered: number; clause: string; reason?: string }
 
-/** The listeners in order, then the call's per-tool decision (untraced) when every listener delegated. */
+/**
+ * The listeners in order, then the call's per-tool decision (untraced) when every listener delegated.
+ * A listener that throws once next() has answered fails the call whatever the listeners inside decided.
+ */
 function preWaterfall(specs: PreSpec[], applicable: number[], toolDecision: ValueDesc | undefined): Waterfall {
   let entered = 0
-  for (const index of applicable) {
-    entered++
-    const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice' || d.kind === 'delegate-again-later') continue
-    if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
-    return decided(d.value, entered)
+  let throwsAfter = false
+  const inner = (): Waterfall => {
+    for (const index of applicable) {
+      entered++
+      const d = specs[index]!.decision
+      if (d.kind === 'throws-after-next') throwsAfter = true
+      if (DELEGATING.has(d.kind)) continue
+      if (d.kind === 'throws' || d.kind === 'rejects') return { decision: 'failed', entered, clause: 'PRE-4' }
+      return decided((d as { value: ValueDesc }).value, entered)
+    }
+    return toolDecision === undefined ? { decision: 'allow', entered, clause: 'PRE-1' } : decided(toolDecision, entered)
   }
-  return toolDecision === undefined ? { decision: 'allow', entered, clause: 'PRE-1' } : decided(toolDecision, entered)
+  const answer = inner()
+  return throwsAfter ? { decision: 'failed', entered: answer.entered, clause: 'PRE-4' } : answer
 }
 
 function decided(value: ValueDesc, entered: number): Waterfall {

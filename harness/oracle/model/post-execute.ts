@@ -1,6 +1,6 @@
 /** The post-execute waterfall and what its decision makes of the outcome (PST-1..PST-3, CTX-1, OUT-5). */
 import { isLosslessDesc, isObjectDesc, isPlainDesc, jsonOf, readField, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
-import type { DecisionSpec, PostSpec, ToolSpec, ValueDesc } from '../../scenario/types.js'
+import { DELEGATING, type DecisionSpec, type PostSpec, type ToolSpec, type ValueDesc } from '../../scenario/types.js'
 import { isContent, isUserMessageDesc } from './content.js'
 import { successOf } from './execution.js'
 import { outOfShape, type ShapeLatitude } from './shape-latitude.js'
@@ -9,19 +9,22 @@ import type { PredictedOutcome } from './types.js'
 export function postWaterfall(specs: PostSpec[], applicable: number[], tool: ToolSpec, before: PredictedOutcome, shapes: ShapeLatitude) {
   let entered = 0
   let decision: DecisionSpec | undefined
+  let throwsAfter = false
   for (const index of applicable) {
     entered++
     const d = specs[index]!.decision
-    if (d.kind === 'delegate' || d.kind === 'delegate-twice' || d.kind === 'delegate-again-later') continue
+    if (d.kind === 'throws-after-next') throwsAfter = true
+    if (DELEGATING.has(d.kind)) continue
     decision = d
     break
   }
-  return { entered, outcome: applyPost(decision, tool, before, shapes) }
+  // A listener that throws once next() has answered fails the call whatever the listeners inside decided.
+  return { entered, outcome: applyPost(throwsAfter ? { kind: 'throws' } : decision, tool, before, shapes) }
 }
 
 /** Whether a listener in scope decides rather than delegates (its decision may change the outcome). */
 export function postDecides(specs: PostSpec[], applicable: number[]): boolean {
-  return applicable.some((index) => !['delegate', 'delegate-twice', 'delegate-again-later'].includes(specs[index]!.decision.kind))
+  return applicable.some((index) => specs[index]!.decision.kind === 'throws-after-next' || !DELEGATING.has(specs[index]!.decision.kind))
 }
 
 function applyPost(d: DecisionSpec | undefined, tool: ToolSpec, before: PredictedOutcome, shapes: ShapeLatitude): PredictedOutcome {

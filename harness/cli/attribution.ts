@@ -2,8 +2,9 @@
  * `npm run attribution [-- --runs N --seed S --mutant NAME --resume]`: certifies every mutant of
  * fixtures/mutants on every clause that applies to it, writes reports/attribution.json (after
  * each mutant, so a cut-off run keeps what it measured) and the table in the "Attribution matrix"
- * section of fixtures/mutants/ATTRIBUTION.md. Exit 1 when a mutant fails a clause that is neither
- * a target nor a declared consequence.
+ * section of fixtures/mutants/ATTRIBUTION.md. `--mutant` measures the named mutants again and keeps
+ * every other row of the last run, as `--resume` keeps them all. Exit 1 when a mutant fails a
+ * clause that is neither a target nor a declared consequence.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -24,15 +25,19 @@ const { values } = parseArgs({
   },
 })
 const options = { runs: Number(values.runs), seed: Number(values.seed) }
-const mutants = (await loadMutants()).filter((m) => !values.mutant?.length || values.mutant.includes(m.name))
+const all = await loadMutants()
+const named = Boolean(values.mutant?.length)
+const mutants = all.filter((m) => !named || values.mutant!.includes(m.name))
 
 const done = new Map<string, AttributionRow>()
-if (values.resume) {
+if (values.resume || named) {
   try {
     const previous = JSON.parse(await readFile(JSON_FILE, 'utf8')) as AttributionMatrix
-    if (previous.runs === options.runs && previous.seed === options.seed) for (const row of previous.rows) done.set(row.mutant, row)
+    const present = new Set(all.map((m) => m.name))
+    const kept = previous.runs === options.runs && previous.seed === options.seed ? previous.rows : []
+    for (const row of kept) if (present.has(row.mutant)) done.set(row.mutant, row)
   } catch {
-    // nothing to resume
+    // nothing to keep
   }
 }
 
@@ -45,7 +50,8 @@ const save = async (): Promise<AttributionMatrix> => {
 
 for (const mutant of mutants) {
   const previous = done.get(mutant.name)
-  if (previous && previous.targets.join() === mutant.targets.join()) {
+  // A named mutant is measured again; a resumed one only where its targets changed.
+  if (!named && previous && previous.targets.join() === mutant.targets.join()) {
     done.set(mutant.name, refreshed(previous, mutant.consequences ?? []))
     continue
   }

@@ -93,20 +93,19 @@ const replacingPost: fc.Arbitrary<PostSpec> = fc.record({
   ),
 })
 
+/** The case with `steps` put first in its first tool's body. */
+const firstDefersFirst = (steps: BodyStep[]) => (s: Scenario): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [...steps, ...t.body.steps] } } : t)),
+})
+
 const twice: ValueDesc = { role: 'user', content: [{ type: 'text', text: 'said twice' }] }
 /** In a quarter of CTX-1's cases the body defers one context twice: both appear (drawn last). */
-const deferTwice: BodyStep[] = [{ kind: 'defer', context: twice }, { kind: 'defer', context: twice }]
+const deferringTwice = firstDefersFirst([{ kind: 'defer', context: twice }, { kind: 'defer', context: twice }])
 /** A user message holding an image: a UserMessage like any other, which appears as it was deferred. */
 const imageContext: ValueDesc = { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'AA==' }] }
 /** In a quarter of CTX-1's cases the body defers a message holding an image first (drawn last). */
-const deferringImage = (s: Scenario): Scenario => ({
-  ...s,
-  tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [{ kind: 'defer', context: imageContext }, ...t.body.steps] } } : t)),
-})
-const deferringTwice = (s: Scenario): Scenario => ({
-  ...s,
-  tools: s.tools.map((t, i) => (i === 0 ? { ...t, body: { ...t.body, steps: [...deferTwice, ...t.body.steps] } } : t)),
-})
+const deferringImage = firstDefersFirst([{ kind: 'defer', context: imageContext }])
 
 /**
  * In a quarter of CTX-2's scenario cases a call of a tool whose body concludes comes first, and

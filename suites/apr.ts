@@ -10,6 +10,8 @@ import {
   argumentsWithProtoKey,
   defaults,
   guard,
+  nearMiss,
+  nearMisses,
   nowAndThen,
   nowAndThenWith,
   postListener,
@@ -51,7 +53,7 @@ const otherYes = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ValueDesc>(true) },
   { weight: 1, arbitrary: fc.constantFrom<ValueDesc>('allowed', 'allowed-always', 'approved', 'yes', 1, { approved: true }) },
 )
-const nearlyTheGrant = fc.constantFrom<ValueDesc>('allowed-session', 'allowed-always', 'allowed', 'allowed-once ', 'Allowed-Once')
+const nearlyTheGrant = fc.oneof(nearMiss('allowed-once'), fc.constant<ValueDesc>('allowed-session'))
 const refusing: fc.Arbitrary<ApprovalSpec> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('returns' as const), timing, value: approvalOutcome }) },
   { weight: 3, arbitrary: fc.constantFrom<ApprovalSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'never' }) },
@@ -100,6 +102,20 @@ function askedNested(s: Scenario): Scenario {
   return { ...granted, tools: [...granted.tools, outer], calls: [...s.calls, { tool: 'outer', args: {}, agent: 'A' }] }
 }
 
+/**
+ * In a quarter of APR-2's cases the service answers each request in turn with another near grant
+ * (every one of them, once), and the first call is made again, for agent A, once for each: every
+ * call's body stays unrun, whichever near grant a lenient reader would take. Drawn last.
+ */
+const NEAR_GRANTS: ValueDesc[] = [...nearMisses('allowed-once'), 'allowed-session']
+function nearGrantsInTurn(s: Scenario): Scenario {
+  const first = s.calls[0]
+  if (!first) return s
+  const [value, ...later] = NEAR_GRANTS
+  const again = NEAR_GRANTS.map(() => ({ tool: first.tool, args: first.args, agent: 'A' as const }))
+  return { ...s, config: { ...s.config, approval: { kind: 'returns', timing: 'sync', value: value!, later } }, calls: [...s.calls, ...again] }
+}
+
 export default [
   withDirect(judged(
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
@@ -120,7 +136,7 @@ export default [
       approval: refusing,
       post: fc.array(postListener.map(({ scope: _scope, attack: _attack, ...p }) => p), { minLength: 1, maxLength: 1 }),
       calls: { abortScheduled: 20, agents: true },
-    }),
+    }).chain(nowAndThen(nearGrantsInTurn)),
   ),
   judged(
     'APR-3', 'a granted approval never bypasses the guards',

@@ -63,14 +63,18 @@ const canThreeChains = fc.oneof(
 const leavesBodyRunning = (s: { wrappers: WrapperSpec[] }) => s.wrappers.some((w) => w.action.kind === 'unawaited-next')
 
 /**
- * In a third of CAN-3's scenario cases the calls are in flight at once and the innermost wrapper
- * leaves each body running: each call waits for its own body, not another call's of the tool.
+ * In a third of CAN-3's scenario cases the calls, all of one tool, are in flight at once and the
+ * innermost wrapper leaves each body running: each call waits for its own body, not another call's
+ * of the tool.
  * Drawn last.
  */
 function bodiesLeftRunningAtOnce(s: Scenario): Scenario {
   const inner: WrapperSpec = { timing: 'sync', action: { kind: 'unawaited-next', result: { isError: false, value: 7, content: [] } } }
   const atOnce = inFlightAtOnce(s)
-  return atOnce === s ? s : { ...atOnce, wrappers: leavesBodyRunning(s) ? s.wrappers : [...s.wrappers.slice(0, 1), inner] }
+  if (atOnce === s) return s
+  const first = atOnce.calls[0]!
+  const calls = atOnce.calls.map((c) => (c.tool === first.tool ? c : first))
+  return { ...atOnce, calls, wrappers: leavesBodyRunning(s) ? s.wrappers : [...s.wrappers.slice(0, 1), inner] }
 }
 
 /**

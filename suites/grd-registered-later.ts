@@ -2,7 +2,8 @@
  * GRD-2 within one registry: "no listener, order or later registration turns a guard denial into
  * an execution." A call runs past a guard that passes; a denial is then registered (a guard, or a
  * listener that only denies), and the identical call made again must not execute. A registry that
- * remembers a call's earlier pass never asks the denial it was given since.
+ * remembers a call's earlier pass never asks the denial it was given since. And one guard function
+ * registered globally, then for agent A too, denies every caller's call still.
  */
 import { input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -26,4 +27,24 @@ export async function deniedWhenRegisteredLater(ctx: CustomContext, addGuard: bo
   else registry.onPreExecute(async () => ({ kind: 'deny', reason: 'no' }))
   await call(2)
   if (bodies > 1) ctx.fail(`a ${addGuard ? 'guard' : 'deny-only listener'} registered after the first call let the identical second call execute`)
+}
+
+export const twiceRegisteredStory =
+  'and in a registry of its own (with the scopes profile): tool target, one guard function that returns "no" registered globally, ' +
+  'then the same function registered for agent A too; target called for no agent, for B and for A'
+
+/** A later registration of the same guard function, for agent A, takes nothing from its global registration. */
+export async function deniedWhenRegisteredTwice(ctx: CustomContext): Promise<void> {
+  if (!ctx.adapter.profiles.includes('scopes')) return
+  const registry = await ctx.registry()
+  const ran: string[] = []
+  registry.register(liveTool('target', { execute: async (_args: unknown, run: { callId: string }) => (ran.push(run.callId), { ok: true }) }))
+  const no = () => 'no'
+  registry.guard(no)
+  registry.guard(no, { agent: registry.agent('A') })
+  for (const agent of [undefined, 'B', 'A']) {
+    const callId = `x-target-${agent ?? 'none'}`
+    await registry.execute(input('target', { path: 'p' }, { callId, ...(agent ? { agent: registry.agent(agent) } : {}) }))
+  }
+  if (ran.length > 0) ctx.fail(`a guard registered globally and again for agent A let ${ran.join(', ')} execute`)
 }

@@ -7,7 +7,7 @@ import {
 import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { disposedGuardAgain } from './grd-disposed.js'
-import { deniedWhenRegisteredLater, laterDenialStory } from './grd-registered-later.js'
+import { deniedWhenRegisteredLater, deniedWhenRegisteredTwice, laterDenialStory, twiceRegisteredStory } from './grd-registered-later.js'
 import { withDirect } from './with-direct.js'
 
 /** A guard returning a falsy value other than undefined, or `true` (no string either): it denies all the same (GRD-1). */
@@ -17,8 +17,8 @@ const oddVerdictGuard: fc.Arbitrary<GuardSpec> = fc
 /** An async guard that found nothing: its Promise is a return other than undefined, so a denial. */
 const promiseOfNothing: GuardSpec = { verdict: { kind: 'returns', value: { $: 'promise', value: { $: 'undefined' } } } }
 
-/** A case of GRD-2: a scenario run twice, the second time with a denial added; now and then a later registration too. */
-interface AddedDenialCase { base: Scenario; addGuard: boolean; position: number; later?: true }
+/** A case of GRD-2: a scenario run twice, the second time with a denial added; now and then a later registration, or one guard registered twice. */
+interface AddedDenialCase { base: Scenario; addGuard: boolean; position: number; later?: true; twice?: true }
 
 /**
  * In a quarter of GRD-1's cases the outermost listener asks, the approval service grants it, every
@@ -86,14 +86,16 @@ export default [
       }),
       addGuard: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
       position: fc.nat(3),
-    }).chain(nowAndThen((c): AddedDenialCase => ({ ...c, later: true }))),
+    }).chain(nowAndThen((c): AddedDenialCase => ({ ...c, later: true }))).chain(nowAndThen((c): AddedDenialCase => ({ ...c, twice: true }))),
     (c: AddedDenialCase) => [
       ...scenarioStory(c.base),
       `then the same again, with ${c.addGuard ? 'a guard that returns "no"' : 'a pre-execute listener that denies'} added at position ${c.position}`,
       ...(c.later ? [laterDenialStory(c.addGuard)] : []),
+      ...(c.twice ? [twiceRegisteredStory] : []),
     ],
     async (ctx, c) => {
       if (c.later) await deniedWhenRegisteredLater(ctx, c.addGuard)
+      if (c.twice) await deniedWhenRegisteredTwice(ctx)
       const deny = c.addGuard
       const extended: Scenario = deny
         ? { ...c.base, guards: [...c.base.guards.slice(0, c.position), { verdict: { kind: 'returns', value: 'no' } }, ...c.base.guards.slice(c.position)] }

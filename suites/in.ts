@@ -12,6 +12,7 @@ import {
   nowAndThen,
   nowAndThenWith,
   observer,
+  LOOKALIKE_LEAVES,
   poisoned,
   postListener,
   preDecision,
@@ -150,9 +151,17 @@ const withoutArguments = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map(
  */
 const withSparseArguments = (s: Scenario): Scenario =>
   ({ ...s, calls: s.calls.map((c, i) => (i === 0 ? { ...c, args: { ids: { $: 'sparse', of: 1 } } } : c)) })
-/** In a quarter of IN-2's cases more, the first call's arguments hold a -0 deep inside valid JSON, which JSON writes as 0. Drawn last. */
-const withNegativeZeroDeep = (s: Scenario): Scenario =>
-  ({ ...s, calls: s.calls.map((c, i) => (i === 0 ? { ...c, args: { path: 'notes.txt', range: { from: { $: 'negzero' }, to: 4 } } } : c)) })
+/**
+ * In a quarter of IN-2's cases more, the first call is made again once for each value that passes a
+ * quick look (-0, which JSON writes as 0, a class instance, a Date, a Map, a Boolean object, a hole,
+ * an accessor that throws), its arguments holding that one value deep inside valid JSON. Drawn last.
+ */
+const withLookalikesDeep = (s: Scenario): Scenario => {
+  const first = s.calls[0]
+  if (!first) return s
+  const again = LOOKALIKE_LEAVES.map((leaf) => ({ ...first, args: { path: 'notes.txt', range: { from: leaf, to: 4 } } }))
+  return { ...s, calls: [first, ...again, ...s.calls.slice(1)] }
+}
 
 /**
  * In a quarter of IN-3's cases an outermost wrapper hands next() a signal of its own: the body's run
@@ -222,7 +231,7 @@ export default [
       guards: defaults.guards,
       wrappers: defaults.wrappers,
       calls: { args: poisoned, max: 2 },
-    }).chain(nowAndThen(withoutArguments)).chain(nowAndThen(withSparseArguments)).chain(nowAndThen(withNegativeZeroDeep)),
+    }).chain(nowAndThen(withoutArguments)).chain(nowAndThen(withSparseArguments)).chain(nowAndThen(withLookalikesDeep)),
   ),
 
   judged(

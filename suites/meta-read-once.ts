@@ -5,7 +5,7 @@
  * agree. One that checks a copy and publishes the tool's own objects still holds the accessor.
  */
 import fc from 'fast-check'
-import { ANY_SCHEMA, deepEqualJson, losslessText, safeJson } from '../harness/property/vocabulary.js'
+import { ANY_SCHEMA, deepEqualJson, publishedText, safeJson } from '../harness/property/vocabulary.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ContentBlock, JsonValue } from '../harness/contract/spec.js'
@@ -53,8 +53,8 @@ export const readOnce = custom(
       ...(c.source === 'finalizer' ? { finalizeContent: () => [liveBlock()] } : {}),
     }))
     const outcome = await registry.execute(input('probe'))
-    // An outcome holding what JSON cannot hold at all fails here, in words (a getter, a BigInt).
-    const text = losslessText(outcome, 'META-2', 'the published outcome')
+    // An outcome holding what JSON cannot hold at all fails here, in words (a getter, a BigInt); a protocol copy is read through.
+    const text = publishedText(outcome, 'META-2', 'the published outcome')
     if (!deepEqualJson(JSON.parse(text), outcome)) {
       ctx.fail(`the published outcome reads differently each time (content ${safeJson(outcome.content)}): an accessor was published, not its data`)
     }

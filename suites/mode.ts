@@ -71,6 +71,21 @@ function withBoxedTrue(s: Scenario): Scenario {
 }
 
 /**
+ * In a quarter of the cases a global tool of the case's own answers a promise of `true`, and is
+ * called twice with the same arguments, the second time once the promise settled: exclusive both
+ * times (a registry that remembers what the promise settled to, per tool and arguments, answers the
+ * second from its memo). Not in Code Mode, where a direct call to it is hidden. Drawn last.
+ */
+function classifiedAgain(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.config.mode === 'code' || s.tools.some((t) => t.name === SETTLES_TRUE)) return s
+  const own = toolOfItsOwn(model, SETTLES_TRUE, { classifier: { kind: 'returns', value: { $: 'promise', value: true } }, define: false })
+  const call = { tool: SETTLES_TRUE, args: { path: 'a' } }
+  return { ...s, tools: [...s.tools, own], calls: [...s.calls, call, call] }
+}
+const SETTLES_TRUE = 'settles_true'
+
+/**
  * In a quarter of the cases the registry runs in Code Mode and the first tool, global, answers exactly
  * true: every direct call to it is hidden, so exclusive whatever its classifier says. Drawn last.
  */
@@ -151,6 +166,19 @@ interface BatchCase {
   mixedAgents?: true
   /** The batch's signal is aborted before runBatch is called: no call starts. */
   abortedBefore?: true
+  /** A batch of one call ran to its end on the same signal first: a second batch on a signal stops all the same. */
+  afterAnotherBatch?: true
+}
+
+/**
+ * A batch of one call first, on the same signal, and then this batch, one call at a time, whose
+ * signal aborts as one of its first bodies starts, before its last call: the abort stops the second
+ * batch as it would the first.
+ */
+function afterAnotherBatch(c: BatchCase): BatchCase {
+  const { abortedBefore: _before, ...rest } = c
+  const calls = c.calls.length > 1 ? c.calls : [...c.calls, ...c.calls]
+  return { ...rest, calls, maxParallel: 1, abortAfter: Math.min(c.abortAfter ?? 0, calls.length - 2), afterAnotherBatch: true }
 }
 
 const batchCase: fc.Arbitrary<BatchCase> = fc.record({
@@ -165,6 +193,7 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
   }))
   .chain(nowAndThen((c): BatchCase => ({ ...c, calls: c.calls.length > 1 ? c.calls : [...c.calls, { safe: false, awaits: 1 }], mixedAgents: true })))
   .chain(nowAndThen((c): BatchCase => ({ ...c, abortAfter: undefined, abortedBefore: true }), 8))
+  .chain(nowAndThen(afterAnotherBatch))
 
 /** Under `mixedAgents`, call i is agent A's, agent B's, or global, in turn. */
 const callerOf = (c: BatchCase, i: number): 'A' | 'B' | undefined => (c.mixedAgents ? (['A', 'B', undefined] as const)[i % 3] : undefined)
@@ -179,6 +208,7 @@ function batchStory(c: BatchCase): string[] {
   const caller = (i: number) => (!c.mixedAgents ? '' : callerOf(c, i) ? ` (agent ${callerOf(c, i)})` : ' (global)')
   const kind = (safe: boolean, i: number) => (!safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
   return [
+    ...(c.afterAnotherBatch ? ['first a batch of one parallel-safe call that never awaits, run to its end on the same signal'] : []),
     `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
     ...c.calls.map((call, i) => `call b${i}${caller(i)}: ${kind(call.safe, i)} body that ${waits(call.awaits)}`),
     ...(c.repeatsFirst ? [`the last call is b0's input object handed again, callId and all`] : []),
@@ -206,7 +236,7 @@ export default [
       )),
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
-      .chain(nowAndThen(readsItsArgument)),
+      .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)),
   ), modeAfterLifecycle, { everyLast: 3 }),
 
   custom(
@@ -259,8 +289,14 @@ export default [
       if (c.repeatsFirst) inputs[last] = inputs[0]!
       // The input a result must answer: its own, b0's for the repeated one.
       const source = (i: number) => (c.repeatsFirst && i === last ? 0 : i)
-      if (c.abortedBefore) batchAbort.abort()
       const signalled = c.abortAfter !== undefined || c.withSignal || c.abortedBefore
+      if (c.afterAnotherBatch && signalled) {
+        // A tool of its own: the first batch's body must not count towards this batch's abort.
+        registry.register(liveTool('first_batch_tool', { isConcurrencySafe: () => true }))
+        const before = { callId: 'first-batch', name: 'first_batch_tool', arguments: {}, signal: new AbortController().signal }
+        await ctx.scheduler.waitFor(registry.runBatch([before], { maxParallel: c.maxParallel, signal: batchAbort.signal }))
+      }
+      if (c.abortedBefore) batchAbort.abort()
       const results = await ctx.scheduler.waitFor(registry.runBatch(
         inputs,
         signalled ? { maxParallel: c.maxParallel, signal: batchAbort.signal } : { maxParallel: c.maxParallel },

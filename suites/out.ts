@@ -171,15 +171,33 @@ const losslessNot = fc.constantFrom<ValueDesc>(
   [{ $: 'undefined' }],
   [{ type: 'text', text: 'ok' }, { $: 'function' }],
 )
-/**
- * A render and a meta to judge. A failing meta or a finalizer (which replaces or fails the content) hides what the
- * registry made of the render, so half the cases have a plain meta and half drop the tool's finalizer.
- */
 /** Now and then the first tool renders no blocks: its value still has its meta beside the empty content (OUT-2). */
 const emptyCard = (s: Scenario): Scenario => ({
   ...s,
   tools: s.tools.map((t, i) => (i === 0 ? { ...t, render: { kind: 'returns', value: [] }, meta: t.meta ?? { kind: 'json-text' } } : t)),
 })
+
+/** Post-execute decisions that leave the value as it is: new content, or the result accepted as it is. */
+const keepingTheValue = fc.constantFrom<DecisionSpec>(
+  { kind: 'returns', value: { kind: 'accept', content: [{ type: 'text', text: 'reworded' }] } },
+  { kind: 'returns', value: { kind: 'accept', content: [] } },
+  { kind: 'returns', value: { kind: 'accept' } },
+)
+/**
+ * Now and then, where the first tool projects meta and its render does not throw, a post-execute
+ * listener puts new content in place, or accepts: the value stays, and so does the meta
+ * presentationMeta made of it (OUT-2), whatever the listener said of the content.
+ */
+function contentReplaced(s: Scenario, decision: DecisionSpec): Scenario {
+  const first = s.tools[0]
+  if (!first?.meta || first.render.kind === 'throws') return s
+  return { ...s, post: [{ timing: 'sync', decision }] }
+}
+
+/**
+ * A render and a meta to judge. A failing meta or a finalizer (which replaces or fails the content) hides what the
+ * registry made of the render, so half the cases have a plain meta and half drop the tool's finalizer.
+ */
 
 const projectingTool = fc.tuple(
   tool(),
@@ -333,7 +351,8 @@ export default [
       tools: fc.oneof({ weight: 3, arbitrary: one(projectingTool) }, { weight: 1, arbitrary: withNested(projectingTool, projectingTool) }),
       calls: { max: 2 },
     }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue))
-      .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)).chain(nowAndThen(emptyCard)),
+      .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)).chain(nowAndThen(emptyCard))
+      .chain(nowAndThenWith(keepingTheValue, contentReplaced)),
   ), projectedOnce, { everyLast: 4 }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',

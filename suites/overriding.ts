@@ -34,35 +34,47 @@ export interface OverrideCase {
    * reaches the inner listener, which allows it: the first call's throw stays its own.
    */
   overlapping?: boolean
+  /**
+   * What a throwing or rejecting inner listener throws in place of an Error: a falsy value. A
+   * registry that records the first failure as `error ??= thrown` or tests it for truth misses it.
+   */
+  thrown?: ValueDesc
 }
 
 // The last keys are drawn last, so a case's other keys are what they were before they were added.
-type ClauseKeys = Pick<OverrideCase, 'thenNullReasonAsk' | 'thenReadTwice' | 'thenOuterAnswersNothing' | 'overlapping'>
-const overrideCase = (inner: fc.Arbitrary<Inner>, own: { [K in keyof ClauseKeys]?: fc.Arbitrary<boolean> } = {}): fc.Arbitrary<OverrideCase> =>
+type ClauseKeys = Pick<OverrideCase, 'thenNullReasonAsk' | 'thenReadTwice' | 'thenOuterAnswersNothing' | 'overlapping' | 'thrown'>
+const overrideCase = (inner: fc.Arbitrary<Inner>, own: { [K in keyof ClauseKeys]?: fc.Arbitrary<ClauseKeys[K]> } = {}): fc.Arbitrary<OverrideCase> =>
   fc.record({ inner, between: fc.integer({ min: 0, max: 2 }), outerAwaits: fc.boolean(), ...own })
+/** Mostly, a throwing inner listener throws a falsy value: most often undefined (`Promise.reject()`), else null, 0, '' or false. */
+const falsyThrown = fc.option(
+  fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({ $: 'undefined' }) }, { weight: 2, arbitrary: fc.constantFrom<ValueDesc>(null, 0, '', false) }),
+  { nil: undefined },
+)
 const CLAUSE_KEYS = {
   'PRE-3': { thenNullReasonAsk: fc.boolean(), thenReadTwice: fc.boolean(), thenOuterAnswersNothing: fc.boolean() },
-  'PRE-4': { overlapping: fc.boolean() },
+  'PRE-4': { overlapping: fc.boolean(), thrown: falsyThrown },
 }
 
-const innerOutcome = (inner: Inner): unknown => {
-  if (inner.kind === 'throws') throw new Error('toolreg: inner listener throws')
-  if (inner.kind === 'rejects') return Promise.reject(new Error('toolreg: inner listener rejects'))
+const innerOutcome = (inner: Inner, thrown?: ValueDesc): unknown => {
+  const error = () => (thrown === undefined ? new Error(`toolreg: inner listener ${inner.kind}`) : buildValue(thrown))
+  if (inner.kind === 'throws') throw error()
+  if (inner.kind === 'rejects') return Promise.reject(error())
   return buildValue(inner.value)
 }
 
-const innerWords = (inner: Inner) => (inner.kind === 'returns' ? `answers ${valueWords(inner.value)}` : inner.kind)
+const innerWords = (inner: Inner, thrown?: ValueDesc) =>
+  (inner.kind === 'returns' ? `answers ${valueWords(inner.value)}` : thrown === undefined ? inner.kind : `${inner.kind} ${valueWords(thrown)}`)
 
 /** The waterfall, outermost first: the outer listener, the delegating ones, the inner one; then the call. */
 function overrideStory(stage: 'pre-execute' | 'post-execute', outerDecides: string, c: OverrideCase): string[] {
   const pause = c.outerAwaits ? ', waits a scheduler point' : ''
-  if (c.alone) return ['tool target', `${stage} #0 ${innerWords(c.inner)}`, 'one call to target']
+  if (c.alone) return ['tool target', `${stage} #0 ${innerWords(c.inner, c.thrown)}`, 'one call to target']
   const second = c.overlapping ? ', starts a second call to target, waits until it reaches the last listener' : ''
   return [
     'tool target',
     `${stage} #0 awaits next(), swallows what it got${second}${pause} and ${outerDecides}`,
     ...Array.from({ length: c.between }, (_, i) => `${stage} #${i + 1} delegates`),
-    `${stage} #${c.between + 1} ${innerWords(c.inner)}${c.overlapping ? ' (for the second call, allows)' : ''}`,
+    `${stage} #${c.between + 1} ${innerWords(c.inner, c.thrown)}${c.overlapping ? ' (for the second call, allows)' : ''}`,
     'one call to target',
   ]
 }
@@ -140,14 +152,14 @@ function preOverride(id: 'PRE-3' | 'PRE-4', rule: string, inner: fc.Arbitrary<In
           return (w.outerAnswersNothing ? undefined : { kind: 'allow' }) as PreToolDecision
         })
         for (let i = 0; i < w.between; i++) registry.onPreExecute((_exec, next) => next())
-        registry.onPreExecute((exec) => (exec.callId === SECOND ? overlap?.reached() : innerOutcome(w.inner)) as never)
+        registry.onPreExecute((exec) => (exec.callId === SECOND ? overlap?.reached() : innerOutcome(w.inner, w.thrown)) as never)
         const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
         await overlap?.settled()
         const allowed = w.alone ? 'no listener allowed' : 'only an outer listener allowed'
         // An outer listener never entered (listeners run out of order) answered nothing to nobody: PRE-1's case, not this one.
         if (w.outerAnswersNothing && !outerEntered) continue
         if (bodyRan && w.outerAnswersNothing) ctx.fail('the body ran although the outer listener answered nothing once next() settled')
-        else if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner)} and ${allowed}`)
+        else if (bodyRan) ctx.fail(`the body ran although the inner listener ${innerWords(w.inner, w.thrown)} and ${allowed}`)
         if (!result.isError) ctx.fail(`the outcome is a success (${codeOf(registry, result) ?? 'no code'})`)
       }
     },
@@ -182,7 +194,10 @@ function secondCall(ctx: CustomContext, registry: RegistryUnderTest) {
 function postOverride(rule: string) {
   return custom(
     'PST-3', rule,
-    overrideCase(fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' }))),
+    overrideCase(
+      fc.oneof(malformedPost.map((value): Inner => ({ kind: 'returns', value })), fc.constantFrom<Inner>({ kind: 'throws' }, { kind: 'rejects' })),
+      { thrown: falsyThrown },
+    ),
     (c) => overrideStory('post-execute', 'accepts', c),
     async (ctx, c) => {
       const registry = await ctx.registry()
@@ -197,7 +212,7 @@ function postOverride(rule: string) {
         return { kind: 'accept' }
       })
       for (let i = 0; i < c.between; i++) registry.onPostExecute((_exec, _result, next) => next())
-      registry.onPostExecute(() => innerOutcome(c.inner) as never)
+      registry.onPostExecute(() => innerOutcome(c.inner, c.thrown) as never)
       const result = await ctx.scheduler.waitFor(registry.execute(input('target')))
       if (!result.isError) ctx.fail(
         `the outcome is a success although an inner post-execute listener ${c.inner.kind === 'returns' ? 'returned a malformed decision' : c.inner.kind}`,

@@ -41,7 +41,7 @@ export interface TimedOutCase {
   registeredAgainAtGate?: true
   /**
    * The first call's body reports progress: with a timeoutMs of PROGRESS_TIMEOUT_MS, it defers a
-   * context at once and then every quarter of it while it runs (an idle timeout reset by progress is
+   * context at once and then every twelfth of it while it runs (an idle timeout reset by progress is
    * no deadline). Its body then stops waiting for its signal after DELIVERY_GRACE_MS.
    */
   progressing?: true
@@ -99,12 +99,15 @@ export const timedOutStory = (c: TimedOutCase) => [
     'whose body returns once slow\'s has started'] : []),
   ...(c.registeredAgainAtGate ? ['while the first call to slow waits at a pre-execute listener, slow is disposed of and registered ' +
     'again: the same body, no timeoutMs'] : []),
-  ...(c.progressing ? ['the first call\'s body defers a context at once and then every quarter of timeoutMs while it runs'] : []),
+  ...(c.progressing ? ['the first call\'s body defers a context at once and then every twelfth of timeoutMs while it runs'] : []),
 ]
 
 const PROGRESS: UserMessage = { role: 'user', content: [{ type: 'text', text: 'still working' }] }
-/** A deadline long enough that progress reported every quarter of it comes well before it. */
-const PROGRESS_TIMEOUT_MS = 20
+/**
+ * A deadline long enough that progress reported every twelfth of it comes well before it, even in a
+ * process starved of the CPU for most of it: a timer reset by progress then never fires.
+ */
+const PROGRESS_TIMEOUT_MS = 60
 
 /** Once, while the first call to slow waits at a pre-execute listener: slow disposed of and registered again, with no timeoutMs. */
 function registerAgainAtGate(registry: RegistryUnderTest, dispose: () => void, body: unknown): void {
@@ -143,7 +146,7 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
     if (++slowCalls > 1) return { again: true }
     started()
     if (c.progressing) exec.deferContext(PROGRESS)
-    const progress = c.progressing ? setInterval(() => exec.deferContext(PROGRESS), c.timeoutMs / 4) : undefined
+    const progress = c.progressing ? setInterval(() => exec.deferContext(PROGRESS), c.timeoutMs / 12) : undefined
     try {
       if (c.cooperative && !c.registeredAgainAtGate && !c.progressing) await abortOf(exec.signal)
       else await sleep(c.timeoutMs + 10)

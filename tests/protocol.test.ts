@@ -52,6 +52,16 @@ describe('the reference through the protocol', () => {
     expect(Object.values(outOfProcess).every((v) => v === 'passed')).toBe(true)
     expect(adapter.starts).toBe(1)
   })
+
+  // A protocol copy of an outcome is a Proxy: checks that read a published outcome read it through (META-2's direct case).
+  it('passes META-2, SCH-2 and CODE-4 at the default depth, whose checks read published values', async () => {
+    const adapter = remote(serve())
+    for (const id of ['META-2', 'SCH-2', 'CODE-4']) {
+      const property = PROPERTIES.find((p) => p.id === id)!
+      const verdict = await checkProperty(property, adapter, { runs: property.maxRuns ?? 100, seed: SEED })
+      expect(verdict.status, id).toBe('passed')
+    }
+  })
 })
 
 describe.concurrent('mutants through the protocol are still rejected on their targets', () => {

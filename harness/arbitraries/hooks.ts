@@ -7,6 +7,7 @@ import type { ApprovalSpec, DecisionSpec, GuardSpec, ObserverSpec, PostSpec, Pre
 import { contentDesc, contextDesc, jsonValue, unserialisable } from './values.js'
 import { invalidOutput, validOutput } from './outputs.js'
 import { isLosslessDesc } from '../scenario/values.js'
+import { nearMiss, nearMissOf } from './near-misses.js'
 import { guardAttack, observerAttack, postAttack, preAttack, requestAttack, withAttack, wrapperAttack } from './attacks.js'
 
 export const timing: fc.Arbitrary<Timing> = fc.constantFrom('sync', 'await')
@@ -44,8 +45,6 @@ export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
     arbitrary: fc.constantFrom<ValueDesc>(
       { kind: 'deny' },
       { kind: 'deny', reason: 1 },
-      { kind: 'Allow' },
-      { kind: 'allowed' },
       { kind: 'permit' },
       'allow',
       true,
@@ -58,6 +57,8 @@ export const malformedPre: fc.Arbitrary<ValueDesc> = fc.oneof(
     ),
   },
   { weight: 2, arbitrary: unserialisable },
+  // A kind nearly 'allow' or 'ask': a registry reading it loosely lets the call by or forwards it for approval.
+  { weight: 1, arbitrary: fc.oneof(nearMissOf({ kind: 'allow' }), nearMissOf({ kind: 'ask' }), nearMissOf({ kind: 'ask', reason: 'why' })) },
 )
 
 export const preDecision = (weights = { malformed: 2, failing: 1 }): fc.Arbitrary<DecisionSpec> =>
@@ -83,13 +84,14 @@ export const approvalOutcome: fc.Arbitrary<ValueDesc> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom<ValueDesc>(
-      'allowed', 'allowed-always', 'Allowed-once', 'yes', true, 1, 0, '', null, { $: 'undefined' }, { $: 'nan' }, {}, {
+      'yes', true, 1, 0, '', null, { $: 'undefined' }, { $: 'nan' }, {}, {
         outcome: 'allowed-once',
       }, ['allowed-once'],
       { $: 'promise', value: 'allowed-once' }, { $: 'boolean-object' },
     ),
   },
   { weight: 1, arbitrary: boxedGrant },
+  { weight: 1, arbitrary: nearMiss('allowed-once') },
 )
 
 export const approval: fc.Arbitrary<ApprovalSpec> = fc.oneof(
@@ -162,6 +164,8 @@ const postValue: fc.Arbitrary<ValueDesc> = fc.oneof(
   fc.constant<ValueDesc>({ kind: 'accept', value: 1, content: [{ type: 'text', text: 'both' }] }),
   contextDesc.map((context) => ({ kind: 'accept', additionalContexts: [context] }) as ValueDesc),
   fc.constantFrom<ValueDesc>({ kind: 'allow' }, { kind: 'block' }, null, 'accept', { $: 'undefined' }),
+  // A kind nearly 'accept' or 'block': malformed, an error all the same (PST-3).
+  fc.oneof(nearMissOf({ kind: 'accept' }), nearMissOf({ kind: 'block', feedback: [{ type: 'text', text: 'no' }] })),
 )
 
 export const postDecision: fc.Arbitrary<DecisionSpec> = fc.oneof(

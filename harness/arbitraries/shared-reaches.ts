@@ -4,7 +4,7 @@
  * arguments object reused across calls, a hook that disposes of itself, async projections and
  * finalizers, a nested call handed an aborted signal of its own or made for another caller,
  * values that hold one object twice, a call made again with its input object, hooks throwing a
- * TypeError or RangeError, and a listener that throws once next() has answered.
+ * TypeError or RangeError, a listener that throws once next() has answered, and values frozen at their root only.
  * Each changes one case in four (a call made again, one in three) and leaves the rest of a case as it was drawn.
  */
 import fc from 'fast-check'
@@ -12,6 +12,7 @@ import { neverWaits, type BodyStep, type CallSpec, type DispatchStep, type Scena
 import { nowAndThen, nowAndThenWith } from './now-and-then.js'
 import { builtInThrown, withBuiltInThrows, withOddThrows } from './odd-throws.js'
 import { SHARED_OUTPUTS, sharedSubtrees } from './shared-subtrees.js'
+import { frozenRoots } from './frozen-roots.js'
 
 /**
  * The calls in flight at once (the scheduler picks the interleaving), a lone call joined by a twin:
@@ -143,6 +144,7 @@ export const withSharedReaches = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitra
     .chain(nowAndThenWith(fc.constantFrom(true, true, false), callAgain, 3))
     .chain(nowAndThenWith(builtInThrown, withBuiltInThrows))
     .chain(nowAndThenWith(fc.nat(3), throwingAfterNext))
+    .chain(nowAndThen(frozenRoots))
 
 /**
  * For a clause of one kind of hook: the first hook of that kind disposes of itself when first

@@ -22,13 +22,20 @@ export const jsonValue: fc.Arbitrary<ValueDesc> = fc.letrec<{ value: ValueDesc }
   ),
 })).value
 
-const leafTags: Tagged['$'][] = [
-  'bigint', 'cycle', 'function', 'symbol', 'undefined', 'nan', 'infinity', 'negzero', 'sparse', 'map', 'date', 'instance', 'boolean-object', 'throwing-getter',
-]
+/** What JSON.stringify refuses or drops outright. */
+const plainlyNotJson: Tagged['$'][] = ['bigint', 'cycle', 'function', 'symbol', 'undefined', 'nan', 'infinity']
+/**
+ * What passes a quick look: an object a tag or typeof check takes for plain (a class instance, a
+ * Date, a Map, a Boolean object), -0, a hole, an accessor that throws. Drawn twice as often.
+ */
+const lookingLikeJson: Tagged['$'][] = ['negzero', 'sparse', 'map', 'date', 'instance', 'boolean-object', 'throwing-getter']
+const leafTags: Tagged['$'][] = [...lookingLikeJson, ...plainlyNotJson, ...lookingLikeJson]
+/** Each of the values that pass a quick look. */
+export const LOOKALIKE_LEAVES: ValueDesc[] = lookingLikeJson.map((tag) => ({ $: tag }) as ValueDesc)
 
 /** One value JSON cannot hold, as a tagged descriptor. */
 export const unserialisable: fc.Arbitrary<ValueDesc> = fc.oneof(
-  fc.constantFrom(...leafTags).map((tag) => ({ $: tag }) as ValueDesc),
+  { weight: 4, arbitrary: fc.constantFrom(...leafTags).map((tag) => ({ $: tag }) as ValueDesc) },
   fc.constant<ValueDesc>({ $: 'promise', value: 1 }),
   fc.constant<ValueDesc>({ $: 'proxy', value: { a: { $: 'bigint' } } }),
 )

@@ -11,9 +11,14 @@ export function checkOf(violation: Violation): string {
   return `${violation.clause}:${normaliseDetail(violation.detail)}`
 }
 
+/** How much of a detail names its check: a detail that quotes a huge value (a 10 MB meta) is cut there. */
+const DETAIL_CHARS = 2000
+
 export function normaliseDetail(detail: string): string {
+  // The quoted-string pattern is an unrolled loop: a long string backtracks no deeper than its escapes.
   return detail
-    .replace(/"(?:[^"\\]|\\.)*"/g, '…')
+    .slice(0, DETAIL_CHARS)
+    .replace(/"[^"\\]*(?:\\.[^"\\]*)*"/g, '…')
     .replace(/\[[^\]]*\]|\{[^}]*\}/g, '…')
     .replace(/\bc\d+(?:\/\S+)?/g, 'cN')
     .replace(/\b[A-Z][A-Z0-9_]{2,}\b/g, 'CODE')

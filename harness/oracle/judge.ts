@@ -52,7 +52,7 @@ export function judgeFindings(scenario: Scenario, trace: Trace): Finding[] {
   nestedTokensOfTheirOwn(trace, owners, out)
   absentPathBroken(scenario, out)
   projectionsSawSnapshots(scenario, trace, out)
-  projectionsCalledOnOutput(trace, out)
+  projectionsCalledOnOutput(scenario, trace, out)
   out.push(...in2Consistency(scenario, trace))
   if (trace.events.some((e) => e.ev === 'present')) {
     reporter('presentation', out)('DEF-3', 'present-during-execution', 'the registry called presentCall/presentResult during execution')

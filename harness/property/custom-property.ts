@@ -38,6 +38,10 @@ async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** A detail past this many characters is cut: a check that quotes a value the registry published (a 10 MB meta) stays readable. */
+const DETAIL_CHARS = 1500
+const cut = (detail: string) => (detail.length > DETAIL_CHARS ? `${detail.slice(0, DETAIL_CHARS)}… (${detail.length} characters)` : detail)
+
 /**
  * A property of its own check. `story` tells a case in words, a line each thing the case sets up
  * (for "what happened" when it fails): `valueWords` (safe/value-text.ts) shows a value inside a line.
@@ -79,7 +83,7 @@ export function custom<Case>(
             throw new CreateFailed(`create() threw: ${describeThrown(error)}`)
           }
         },
-        fail: (detail) => violations.push({ clause: id, detail }),
+        fail: (detail) => violations.push({ clause: id, detail: cut(detail) }),
       }
       try {
         await withinBudget(check(ctx, testCase), budgetMs)

@@ -25,6 +25,7 @@ export { builtInThrown, withBuiltInThrows, withOddThrows } from '../arbitraries/
 export { argumentsObjectChanged, firstDisposingSelf, inFlightAtOnce } from '../arbitraries/shared-reaches.js'
 export { withNestedCallLast } from '../arbitraries/nested-call-last.js'
 export { SHARED_OUTPUTS, type SharedOutput } from '../arbitraries/shared-subtrees.js'
+export { nearMiss, nearMisses, nearMissOf } from '../arbitraries/near-misses.js'
 export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
 export { parameterCase } from '../arbitraries/parameter-cases.js'
@@ -48,10 +49,10 @@ export {
   toolOfItsOwn,
   withNested,
 } from '../arbitraries/tools.js'
-export { contentDesc, contextDesc, jsonValue, poisoned, unserialisable } from '../arbitraries/values.js'
+export { contentDesc, contextDesc, jsonValue, LOOKALIKE_LEAVES, poisoned, unserialisable } from '../arbitraries/values.js'
 export { deepEqualJson } from '../oracle/json-equal.js'
 export { isContent } from '../oracle/predict.js'
-export { losslessText, readOnce } from '../safe/safe-read.js'
+export { losslessText, publishedText, readOnce } from '../safe/safe-read.js'
 export { times, valueWords } from '../safe/value-text.js'
 export { isDeepFrozen, safeJson } from '../scenario/inspect.js'
 export { runScenario } from '../scenario/interpret.js'

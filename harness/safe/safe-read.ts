@@ -126,6 +126,17 @@ export function losslessText(value: unknown, clause?: string, what = 'the value'
   return JSON.stringify(value)
 }
 
+/**
+ * The same for a value a registry published, read once through any Proxy first (a protocol copy is
+ * one): a getter, or what is not lossless JSON, is the implementation's fault, of `clause`.
+ */
+export function publishedText(value: unknown, clause?: string, what = 'the value'): string {
+  const problems: string[] = []
+  const copy = readOnce(value, problems)
+  if (problems.length > 0) throw new ImplementationFault(`${what} is not lossless JSON: ${clip(problems[0]!, 200)}`, clause)
+  return losslessText(copy, clause, what)
+}
+
 /** True when reading `value` runs implementation code: a Proxy or a getter somewhere inside. */
 export function readingRunsCode(value: unknown, seen = new Set<object>()): boolean {
   if (typeof value !== 'object' || value === null) return false

@@ -14,7 +14,7 @@ import type {
   AgentName, ApprovalSpec, Attack, AttackValue, AttackWrite, BodyStep, CallSpec, DecisionSpec, DispatchStep, ObserverSpec, Scenario, ThrowsSpec,
   ToolSpec, ValueDesc,
 } from './types.js'
-import { neverWaits } from './types.js'
+import { approvalAnswer, neverWaits } from './types.js'
 import { applyWrites } from './attack.js'
 import { buildValue, changeEveryUnfrozen, deepFreeze } from './values.js'
 import { isPlainDesc } from './read-desc.js'
@@ -91,6 +91,8 @@ class ScenarioRun {
   /** Nested calls a body dispatched, each named `<parent callId>/<step index>`. */
   readonly nested: CallRecord[] = []
   readonly projected: NonNullable<Trace['projected']> = []
+  /** Approval requests made so far: a service with later answers answers each in turn. */
+  private approvalRequests = 0
   private readonly tokens = new Map<unknown, number>()
   private callerTokens = 1
   /** The harness's identity of each execution object seen, bound at first sight. */
@@ -557,9 +559,11 @@ class ScenarioRun {
     })
     this.flushWrites()
     switch (spec.kind) {
-      case 'returns':
+      case 'returns': {
         this.attack('approval', call, 'request', req, spec.attack)
-        return this.timed(spec.timing, () => buildValue(spec.value)) as never
+        const answer = approvalAnswer(spec, this.approvalRequests++)
+        return this.timed(spec.timing, () => buildValue(answer)) as never
+      }
       case 'throws':
         throw this.thrown('toolreg: approval throws')
       case 'rejects':
@@ -672,19 +676,19 @@ class ScenarioRun {
     // that reads `this` needs (OUT-2); a call that crossed the protocol carries no receiver to judge.
     const onOutput = (self: unknown, key: string) =>
       self === UNKNOWN_RECEIVER || readField(self, 'schema') === output.schema || readField(self, key) === output[key]
-    const handed = (args: unknown, self: unknown, key: 'render' | 'presentationMeta') => this.projected.push({
+    const handed = (args: unknown, self: unknown, key: 'render' | 'presentationMeta', value: unknown) => this.projected.push({
       tool: spec.name,
       args: safeJson(args),
-      ...(onOutput(self, key) ? {} : { detached: true as const }),
+      ...(onOutput(self, key) ? {} : { detached: true as const, value: safeJson(value) }),
     })
     output.render = function render(this: unknown, args: unknown, value: unknown) {
-      handed(args, this, 'render')
+      handed(args, this, 'render', value)
       return project(spec.render, value, true)
     }
     const meta = spec.meta
     if (meta) {
       output.presentationMeta = function presentationMeta(this: unknown, args: unknown, value: unknown) {
-        handed(args, this, 'presentationMeta')
+        handed(args, this, 'presentationMeta', value)
         return project(meta, value, false)
       }
     }

@@ -28,6 +28,7 @@ export function unwrapPromise(desc: ValueDesc): ValueDesc {
 
 const OBJECT_TAGS = new Set([
   'proxy', 'getter', 'shifting-getter', 'throwing-getter', 'cycle', 'instance', 'map', 'date', 'error', 'boolean-object', 'bare', 'boxed', 'sparse', 'twice',
+  'frozen',
 ])
 
 /** Whether `desc` builds an object (arrays included). */
@@ -44,7 +45,7 @@ export const THROWS = Symbol('throws')
 export function readField(desc: ValueDesc | undefined, key: string): ValueDesc | undefined | typeof THROWS {
   if (desc === undefined) return undefined
   const tag = tagOf(desc)
-  if (tag === 'proxy') return readField((desc as { value: ValueDesc }).value, key)
+  if (tag === 'proxy' || tag === 'frozen') return readField((desc as { value: ValueDesc }).value, key)
   if (tag === 'getter') return key === 'x' ? (desc as { value: ValueDesc }).value : undefined
   if (tag === 'throwing-getter') return key === 'x' ? THROWS : undefined
   if (!isPlainDesc(desc)) return undefined
@@ -71,7 +72,7 @@ export function isLosslessDesc(desc: ValueDesc): boolean {
   if (isTagged(desc)) {
     if (desc.$ === 'getter') return isLosslessDesc(desc.value)
     if (desc.$ === 'proxy') return isLosslessDesc(desc.value)
-    if (desc.$ === 'twice') return isLosslessDesc(desc.value)
+    if (desc.$ === 'twice' || desc.$ === 'frozen') return isLosslessDesc(desc.value)
     return false
   }
   if (Array.isArray(desc)) return desc.every(isLosslessDesc)
@@ -89,6 +90,7 @@ export function jsonOf(desc: ValueDesc): unknown {
       return typeof inner === 'object' && inner !== null ? inner : { value: inner }
     }
     if (desc.$ === 'twice') return [jsonOf(desc.value), jsonOf(desc.value)]
+    if (desc.$ === 'frozen') return jsonOf(desc.value)
     return undefined
   }
   if (Array.isArray(desc)) return desc.map(jsonOf)

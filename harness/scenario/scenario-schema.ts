@@ -63,7 +63,7 @@ export const SCENARIO_SCHEMA = {
         approval: {
           type: 'object',
           required: ['kind'],
-          properties: { kind: { enum: ['returns', 'throws', 'rejects', 'never'] }, timing, value: desc, attack: writes },
+          properties: { kind: { enum: ['returns', 'throws', 'rejects', 'never'] }, timing, value: desc, later: { type: 'array', items: desc }, attack: writes },
           additionalProperties: false,
         },
       },
@@ -279,6 +279,7 @@ export const SCENARIO_SCHEMA = {
               'shifting-getter',
               'proxy',
               'twice',
+              'frozen',
               'error',
             ],
           },

@@ -111,7 +111,10 @@ const verdict = (v: GuardSpec['verdict']) => (v.kind === 'returns' ? `returns ${
 
 function approval(spec: ApprovalSpec | undefined): string {
   if (!spec) return 'approval: none configured'
-  if (spec.kind === 'returns') return `approval: answers ${showValue(spec.value)}${timed(spec.timing)}`
+  if (spec.kind === 'returns') {
+    const later = spec.later?.length ? `, then, a request each, ${spec.later.map(showValue).join(', ')}` : ''
+    return `approval: answers ${showValue(spec.value)}${later}${timed(spec.timing)}`
+  }
   return `approval: ${spec.kind === 'never' ? 'never answers' : spec.kind}`
 }
 

@@ -75,9 +75,10 @@ export interface Trace {
   nested?: CallRecord[]
   /**
    * Each call of a render or presentationMeta: the arguments it was handed, as JSON text (IN-1: a
-   * snapshot), and `detached` where it was not called on its output (OUT-2).
+   * snapshot), and `detached` where it was not called on its output (OUT-2), with the value it was
+   * handed (a wrapper's made-up success is EXE-4's).
    */
-  projected?: { tool: string; args: string; detached?: true }[]
+  projected?: { tool: string; args: string; detached?: true; value?: string }[]
   /** Set when the case ran past its time budget: the last stage entered names where it hung. */
   hung?: { lastStage: string }
   /** An error thrown by the adapter itself (create, register…): a harness error, not a verdict. */

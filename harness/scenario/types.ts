@@ -37,6 +37,8 @@ export type Tagged =
   | { $: 'proxy'; value: ValueDesc }
   /** `[o, o]`: one value `o` built once and held twice, a shared subtree (lossless JSON when `o` is; not a cycle). */
   | { $: 'twice'; value: ValueDesc }
+  /** `Object.freeze(o)`: `o` frozen at its root only, what it holds still writable (lossless JSON when `o` is). */
+  | { $: 'frozen'; value: ValueDesc }
   /**
    * An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP
    * errors carry) where given, its own `name` ('AbortError', as `signal.throwIfAborted()` throws),
@@ -239,11 +241,19 @@ export interface ObserverSpec {
   attack?: Attack
 }
 
+/**
+ * The approval service: with `later` given it answers its first request `value`, each later one the
+ * next of `later` (its last from then on), so one case meets several answers, a request each.
+ */
 export type ApprovalSpec =
-  | { kind: 'returns'; timing: Timing; value: ValueDesc; attack?: AttackWrite[] }
+  | { kind: 'returns'; timing: Timing; value: ValueDesc; later?: ValueDesc[]; attack?: AttackWrite[] }
   | { kind: 'throws' }
   | { kind: 'rejects' }
   | { kind: 'never' }
+
+/** What a service that returns answers its `n`-th request (from 0). */
+export const approvalAnswer = (spec: Extract<ApprovalSpec, { kind: 'returns' }>, n: number): ValueDesc =>
+  (n === 0 || !spec.later?.length ? spec.value : spec.later[Math.min(n, spec.later.length) - 1]!)
 
 export interface CallSpec {
   tool: string

@@ -130,6 +130,8 @@ function buildTagged(desc: Tagged): unknown {
       const target = buildValue(desc.value)
       return new Proxy(typeof target === 'object' && target !== null ? target : { value: target }, {})
     }
+    case 'frozen':
+      return Object.freeze(buildValue(desc.value))
     case 'twice': {
       const shared = buildValue(desc.value)
       return [shared, shared]

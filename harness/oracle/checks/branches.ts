@@ -3,7 +3,7 @@
  * call is judged on that branch: an agent-less `ask` forwarded or denied without asking (APR-1),
  * a `defineTool` tool's invalid arguments refused before or after the hooks (DEF-5), a nested
  * success with or without meta (OUT-2), a call to no visible tool ended before the policy or
- * after it (IN-4).
+ * after it (IN-4). And what the approval service answered a call, where it answers each request in turn.
  */
 import type { Trace } from '../../scenario/trace.js'
 import type { CallSpec, Scenario } from '../../scenario/types.js'
@@ -37,9 +37,19 @@ function goneHooks(scenario: Scenario, trace: Trace, index: number): { gone?: Go
   return { gone }
 }
 
+/** APR-2: a service with later answers answers each request in turn, so a call's answer is its request's place. */
+function approvalPlace(scenario: Scenario, trace: Trace, callId: string): { approvalRequest?: number } {
+  const approval = scenario.config.approval
+  if (approval?.kind !== 'returns' || !approval.later?.length) return {}
+  const requests = trace.events.filter((x) => x.ev === 'approval-request')
+  const at = requests.findIndex((x) => x.call === callId)
+  return { approvalRequest: at < 0 ? requests.length : at }
+}
+
 export function predictBranch(scenario: Scenario, trace: Trace, index: number, callId: string, nested?: CallSpec, lax?: ReadonlySet<ShapeSource>): Expected {
   const base: PredictOptions = {
     ...goneHooks(scenario, trace, index),
+    ...approvalPlace(scenario, trace, callId),
     ...(nested ? { nested, ...omittedMeta(trace, callId) } : {}),
     ...(lax ? { lax } : {}),
   }

@@ -5,7 +5,7 @@
  */
 import { isObjectDesc, isUndefinedDesc, readField, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
 import { decisionsByName } from '../../scenario/tool-decisions.js'
-import { DELEGATING, type CallSpec, type PreSpec, type Scenario, type ValueDesc } from '../../scenario/types.js'
+import { approvalAnswer, DELEGATING, type CallSpec, type PreSpec, type Scenario, type ValueDesc } from '../../scenario/types.js'
 import type { Untagged } from './clause-tags.js'
 import type { PredictedOutcome, PredictOptions } from './types.js'
 
@@ -34,7 +34,7 @@ export function policyGates(scenario: Scenario, call: CallSpec, agent: string | 
     if (pre.reason !== undefined) e.askReason = pre.reason
     if (approval.kind === 'throws' || approval.kind === 'rejects') return stop({ isError: true, clause: 'APR-2' }, false)
     if (approval.kind === 'never') return stop({ isError: true, code: 'ABORTED', clause: 'APR-2' }, 'may')
-    if (unwrapPromise(approval.value) !== 'allowed-once') return stop({ isError: true, clause: 'APR-2' }, 'may')
+    if (unwrapPromise(approvalAnswer(approval, options.approvalRequest ?? 0)) !== 'allowed-once') return stop({ isError: true, clause: 'APR-2' }, 'may')
   }
   for (const index of e.guards) {
     e.guardsEntered++

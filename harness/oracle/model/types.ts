@@ -117,6 +117,8 @@ export interface PredictOptions {
   omitMeta?: boolean
   /** OUT-5's other branch for these sources: lossless content of the wrong shape published as it is. */
   lax?: ReadonlySet<ShapeSource>
+  /** The place of this call's approval request among the case's requests: a service with later answers answers by it. */
+  approvalRequest?: number
 }
 
 /**

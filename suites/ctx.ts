@@ -164,6 +164,13 @@ function concludedThenFinalized(s: Scenario, model: ToolSpec): Scenario {
   return { ...s, tools: [...s.tools, finalized], calls: [...s.calls, { tool: 'finalized', args: {} }] }
 }
 
+/**
+ * In a quarter of CTX-2's cases a wrapper, registered first, hands next() a signal of its own (as the
+ * timeout policy does for a tool with a timeoutMs): the body's run context is built for that signal,
+ * and a conclusion made through it is the call's all the same. Drawn last.
+ */
+const signalReplacedAbove = (s: Scenario): Scenario => ({ ...s, wrappers: [{ timing: 'sync', action: { kind: 'replace-signal' } }, ...s.wrappers] })
+
 export default [
   judged(
     'CTX-1',
@@ -195,7 +202,7 @@ export default [
           post: fc.oneof(fc.array(postListener, { maxLength: 1 }), fc.constant<PostSpec[]>([{ timing: 'sync', decision: { kind: 'delegate' } }])),
           calls: { max: 2 },
         }).chain(nowAndThen(valueReplaced)).chain(nowAndThenWith(succeedingTool(), concludedThenFailed))
-          .chain(nowAndThenWith(succeedingTool(), concludedThenFinalized)),
+          .chain(nowAndThenWith(succeedingTool(), concludedThenFinalized)).chain(nowAndThen(signalReplacedAbove)),
       },
       {
         weight: 1,

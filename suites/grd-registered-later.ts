@@ -31,9 +31,12 @@ export async function deniedWhenRegisteredLater(ctx: CustomContext, addGuard: bo
 
 export const twiceRegisteredStory =
   'and in a registry of its own (with the scopes profile): tool target, one guard function that returns "no" registered globally, ' +
-  'then the same function registered for agent A too; target called for no agent, for B and for A'
+  'then the same function registered for agent A too, and for agent B a guard of its own that passes; target called for no agent, for B and for A'
 
-/** A later registration of the same guard function, for agent A, takes nothing from its global registration. */
+/**
+ * A later registration of the same guard function, for agent A, takes nothing from its global
+ * registration; nor does a guard of B's own (a global guard stands beside an agent's, never behind it).
+ */
 export async function deniedWhenRegisteredTwice(ctx: CustomContext): Promise<void> {
   if (!ctx.adapter.profiles.includes('scopes')) return
   const registry = await ctx.registry()
@@ -42,9 +45,10 @@ export async function deniedWhenRegisteredTwice(ctx: CustomContext): Promise<voi
   const no = () => 'no'
   registry.guard(no)
   registry.guard(no, { agent: registry.agent('A') })
+  registry.guard(() => undefined, { agent: registry.agent('B') })
   for (const agent of [undefined, 'B', 'A']) {
     const callId = `x-target-${agent ?? 'none'}`
     await registry.execute(input('target', { path: 'p' }, { callId, ...(agent ? { agent: registry.agent(agent) } : {}) }))
   }
-  if (ran.length > 0) ctx.fail(`a guard registered globally and again for agent A let ${ran.join(', ')} execute`)
+  if (ran.length > 0) ctx.fail(`a guard registered globally (and again for A, with a passing guard of B's own) let ${ran.join(', ')} execute`)
 }

@@ -168,6 +168,18 @@ interface BatchCase {
   abortedBefore?: true
   /** A batch of one call ran to its end on the same signal first: a second batch on a signal stops all the same. */
   afterAnotherBatch?: true
+  /** Every call to one tool whose classifier reads its arguments: a call is exclusive or not by its own arguments. */
+  oneToolByArguments?: true
+}
+
+/**
+ * Every call to one tool, parallel-safe by its arguments (`safe: true`) or exclusive, the first two
+ * one of each and waiting, at most two at once: a verdict kept per tool name lets the second overlap.
+ */
+function oneToolByArguments(c: BatchCase): BatchCase {
+  const { twoSafeTools: _two, ...rest } = c
+  const calls = [{ safe: true, awaits: 1 }, { safe: false, awaits: 1 }, ...c.calls.slice(2)]
+  return { ...rest, calls, maxParallel: Math.max(c.maxParallel, 2), oneToolByArguments: true }
 }
 
 /**
@@ -194,6 +206,7 @@ const batchCase: fc.Arbitrary<BatchCase> = fc.record({
   .chain(nowAndThen((c): BatchCase => ({ ...c, calls: c.calls.length > 1 ? c.calls : [...c.calls, { safe: false, awaits: 1 }], mixedAgents: true })))
   .chain(nowAndThen((c): BatchCase => ({ ...c, abortAfter: undefined, abortedBefore: true }), 8))
   .chain(nowAndThen(afterAnotherBatch))
+  .chain(nowAndThen(oneToolByArguments))
 
 /** Under `mixedAgents`, call i is agent A's, agent B's, or global, in turn. */
 const callerOf = (c: BatchCase, i: number): 'A' | 'B' | undefined => (c.mixedAgents ? (['A', 'B', undefined] as const)[i % 3] : undefined)
@@ -206,7 +219,9 @@ function batchStory(c: BatchCase): string[] {
       : c.withSignal ? 'with a signal that never aborts' : 'without a signal'
   const waits = (awaits: number) => (awaits === 0 ? 'never awaits' : `awaits ${times(awaits)}`)
   const caller = (i: number) => (!c.mixedAgents ? '' : callerOf(c, i) ? ` (agent ${callerOf(c, i)})` : ' (global)')
-  const kind = (safe: boolean, i: number) => (!safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
+  const kind = (safe: boolean, i: number) => (c.oneToolByArguments
+    ? `tool either_tool, whose classifier reads its arguments: ${safe ? 'parallel-safe' : 'exclusive'} by them, a`
+    : !safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
   return [
     ...(c.afterAnotherBatch ? ['first a batch of one parallel-safe call that never awaits, run to its end on the same signal'] : []),
     `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
@@ -271,6 +286,8 @@ export default [
       registry.register(liveTool('safe_tool', { isConcurrencySafe: () => true, execute: body(true), finalizeContent }))
       registry.register(liveTool('safe_tool_2', { isConcurrencySafe: () => true, execute: body(true), finalizeContent }))
       registry.register(liveTool('exclusive_tool', { execute: body(false), finalizeContent }))
+      const byArguments = (args: JsonValue) => (args as { safe?: unknown }).safe === true
+      registry.register(liveTool('either_tool', { isConcurrencySafe: byArguments, execute: (args) => body(byArguments(args))(args), finalizeContent }))
       registry.onResult((exec) => void finalized.push(exec.callId))
       const entered: string[] = []
       registry.onPreExecute(async (exec, next) => {
@@ -280,8 +297,8 @@ export default [
       })
       const inputs: ToolExecutionInput[] = c.calls.map((call, i) => ({
         callId: `b${i}`,
-        name: call.safe ? (c.twoSafeTools && i % 2 ? 'safe_tool_2' : 'safe_tool') : 'exclusive_tool',
-        arguments: { index: i, awaits: call.awaits },
+        name: c.oneToolByArguments ? 'either_tool' : call.safe ? (c.twoSafeTools && i % 2 ? 'safe_tool_2' : 'safe_tool') : 'exclusive_tool',
+        arguments: { index: i, awaits: call.awaits, ...(c.oneToolByArguments ? { safe: call.safe } : {}) },
         signal: new AbortController().signal,
         ...(callerOf(c, i) ? { agent: registry.agent(callerOf(c, i)!) } : {}),
       }))

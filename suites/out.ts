@@ -100,7 +100,7 @@ const metaProjection = fc.oneof(
   projection(false),
   fc.constantFrom<ProjectionSpec>({ kind: 'throws' }, { kind: 'returns', value: { $: 'undefined' } }),
   // null is a meta (lossless JSON), not the absence of one.
-  fc.constant<ProjectionSpec>({ kind: 'returns', value: null }),
+  { weight: 2, arbitrary: fc.constant<ProjectionSpec>({ kind: 'returns', value: null }) },
   {
     weight: 2,
     arbitrary: fc.constantFrom<ProjectionSpec>({ kind: 'returns', value: { $: 'negzero' } }, { kind: 'returns', value: { at: [1, { $: 'negzero' }] } }),
@@ -193,6 +193,13 @@ function contentReplaced(s: Scenario, decision: DecisionSpec): Scenario {
   if (!first?.meta || first.render.kind === 'throws') return s
   return { ...s, post: [{ timing: 'sync', decision }] }
 }
+
+/**
+ * Now and then every caller spreads an options object into its input: `parent` (and, with no agent,
+ * `agent`) an own key holding undefined. That is no parent: the call is no nested one, and its
+ * success carries presentationMeta's meta (only a call with a parent may omit it).
+ */
+const withSpreadOptions = (s: Scenario): Scenario => ({ ...s, calls: s.calls.map((c) => (c.program ? c : { ...c, spreadsOptions: true })) })
 
 /**
  * A render and a meta to judge. A failing meta or a finalizer (which replaces or fails the content) hides what the
@@ -352,7 +359,7 @@ export default [
       calls: { max: 2 },
     }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue))
       .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)).chain(nowAndThen(emptyCard))
-      .chain(nowAndThenWith(keepingTheValue, contentReplaced)),
+      .chain(nowAndThenWith(keepingTheValue, contentReplaced)).chain(nowAndThen(withSpreadOptions)),
   ), projectedOnce, { everyLast: 4 }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',

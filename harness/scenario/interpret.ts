@@ -245,6 +245,7 @@ class ScenarioRun {
     }
     if (spec.fakeParent) input.parent = Object.freeze({ notAnExecution: true })
     if (spec.callerToken) Object.assign(input, { token: this.callerToken(callId) })
+    if (spec.spreadsOptions && !kept) Object.assign(input, { parent: input.parent, agent: input.agent })
     const abort = (marks: { asBodySettled?: true } = {}) => {
       this.events.push({ ev: 'abort', call: callId, ...marks })
       if (spec.abortReason === undefined) controller.abort()

@@ -241,6 +241,7 @@ export const SCENARIO_SCHEMA = {
           reusesArgsObject: { const: true },
           sameCallIdAs: { type: 'integer', minimum: 0 },
           reusesInput: { const: true },
+          spreadsOptions: { const: true },
           program: {
             type: 'array',
             items: { type: 'object', required: ['tool', 'args'], properties: { tool: { type: 'string' }, args: desc }, additionalProperties: false },

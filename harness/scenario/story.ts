@@ -131,6 +131,7 @@ function call(spec: CallSpec, index: number): string {
     spec.callerToken && 'carries a token of its own',
     spec.reusesArgsObject && 'handed the arguments object of the call before, changed in place',
     spec.reusesInput && spec.sameCallIdAs !== undefined && `handed the very input object of call c${spec.sameCallIdAs}`,
+    spec.spreadsOptions && 'its input carries parent (and, with no agent, agent) as keys holding undefined',
     spec.malformed && `ill-typed input (${spec.malformed})`,
     spec.program && `runs a program: ${spec.program.map((p) => `${p.tool}(${showValue(p.args)})`).join(', ')}`,
   ].filter(Boolean)

@@ -306,6 +306,11 @@ export interface CallSpec {
    * arguments object and signal. Two executes are two calls all the same (IN-3, RES-1, FIN-2).
    */
   reusesInput?: true
+  /**
+   * The caller spreads an options object into the input: `parent` and, for a call of no agent,
+   * `agent` are own keys holding undefined, which is no parent and no agent (OUT-2: not a nested call).
+   */
+  spreadsOptions?: true
   /** Run these calls as a program through the code transport (`run_code`) instead [code]. */
   program?: { tool: string; args: ValueDesc }[]
 }

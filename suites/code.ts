@@ -18,11 +18,23 @@ const names = fc.uniqueArray(fc.constantFrom('read_file', 'edit', 'search', 'con
  * A case of CODE-2: the tools a program calls; in a quarter of them the first one's body calls a
  * tool `leaf` itself, the nested call's token as parent (two levels deep). Drawn last.
  */
-interface NestingCase { toolNames: string[]; deeper?: true; concurrent?: true }
+interface NestingCase {
+  toolNames: string[]; deeper?: true; concurrent?: true
+  /**
+   * One more run_code call, with the program's callId, made in the same tick: its program is empty
+   * and ends first, while the program's calls (one after another, the first tool called again last)
+   * go on. A callId is the caller's label: the program still running is still the parent.
+   */
+  twin?: true
+}
 /** In a third of the cases the program makes its calls concurrently: sub-calls in flight at once, each with run_code as parent. Drawn last. */
 const nesting = names.map((toolNames): NestingCase => ({ toolNames }))
   .chain(nowAndThen((c): NestingCase => ({ ...c, deeper: true })))
   .chain(nowAndThen((c): NestingCase => ({ ...c, concurrent: true }), 3))
+  .chain(nowAndThen(({ concurrent: _c, ...c }): NestingCase => ({ ...c, twin: true }), 3))
+/** The calls a CODE-2 program makes: beside a twin, the first tool again last, a call made once the twin has ended. */
+const programOf = (toolNames: string[], twin?: true) => (twin ? [...toolNames, toolNames[0]!] : toolNames)
+const TWIN_WAIT_MS = 50
 const toolsLine = (toolNames: readonly string[]) => `code mode; native tools ${toolNames.join(', ')}`
 
 const LOG_LISTENER = {
@@ -161,12 +173,13 @@ export default [
   custom(
     'CODE-2', 'a call carrying the parent token of an enclosing execution runs the full pipeline, every stage seeing that parent',
     nesting,
-    ({ toolNames, deeper, concurrent }) => [
+    ({ toolNames, deeper, concurrent, twin }) => [
       `${toolsLine(deeper ? [...toolNames, 'leaf'] : toolNames)}, each with a finalizer; a listener, guard, wrapper and observer at every stage`,
-      `a run_code program calls ${toolNames.join(concurrent ? ' and ' : ', then ')}${concurrent ? ', all at once' : ''}`,
+      `a run_code program calls ${programOf(toolNames, twin).join(concurrent ? ' and ' : ', then ')}${concurrent ? ', all at once' : ''}`,
       ...(deeper ? [`the body of ${toolNames[0]} calls leaf, carrying its own token as parent`] : []),
+      ...(twin ? ['in the same tick, one more run_code call with the same callId runs an empty program; the first body waits for its end'] : []),
     ],
-    async (ctx, { toolNames, deeper, concurrent }) => {
+    async (ctx, { toolNames, deeper, concurrent, twin }) => {
       const registry = await ctx.registry({ mode: 'code' })
       if (!registry.codeProgram) return ctx.fail('the adapter declares the code profile but has no codeProgram')
       const seen = new Map<string, string[]>()
@@ -174,6 +187,7 @@ export default [
       const mark = (name: string, stage: string, exec: { parent?: unknown }) =>
         void seen.set(name, [...(seen.get(name) ?? []), exec.parent === undefined && name !== 'run_code' ? `${stage} without parent` : stage])
       let leaf: ToolExecutionResult | undefined
+      let twinEnded: Promise<ToolExecutionResult> | undefined
       const callLeaf = async (exec: ToolExecution) => {
         leaf = await registry.execute({ ...input('leaf'), signal: exec.signal, parent: exec.token, ...(exec.agent === undefined ? {} : { agent: exec.agent }) })
       }
@@ -183,6 +197,8 @@ export default [
             mark(name, 'body', exec)
             // Concurrent bodies take a moment, as real tools do: the program's calls are then in flight together.
             if (concurrent) await sleep(1)
+            // A registry may run one run_code at a time: the wait for the twin's end is bounded.
+            if (twinEnded && name === toolNames[0]) await Promise.race([twinEnded, sleep(TWIN_WAIT_MS)])
             if (deeper && name === toolNames[0]) await callLeaf(exec)
             return { name }
           }) as never,
@@ -194,8 +210,13 @@ export default [
       registry.onExecute(async (exec, next) => (mark(exec.name, 'wrapper', exec), next()))
       registry.onPostExecute(async (exec, _r, next) => (mark(exec.name, 'post', exec), next()))
       registry.onResult((exec) => void mark(exec.name, 'result', exec))
-      const outcome = await runProgram(registry, toolNames.map((name) => ({ name, arguments: {} })), true, { concurrent: concurrent === true })
+      const calls = programOf(toolNames, twin).map((name) => ({ name, arguments: {} }))
+      const running = runProgram(registry, calls, true, { concurrent: concurrent === true })
+      twinEnded = twin ? runProgram(registry, [], true) : undefined
+      const outcome = await running
       if (outcome.isError) ctx.fail(`the program failed (${codeOf(registry, outcome)})`)
+      const twinOutcome = await twinEnded
+      if (twinOutcome?.isError) ctx.fail(`the empty program sharing the callId failed (${codeOf(registry, twinOutcome)})`)
       if (leaf?.isError) ctx.fail(`the call to leaf from ${toolNames[0]}'s body, its parent in flight, ended as an error (${codeOf(registry, leaf)})`)
       for (const name of deeper ? [...toolNames, 'leaf'] : toolNames) {
         // A stage met twice is its own clause's (RES-1 for the observers, FIN-2, PRE-8), not CODE-2's: each is counted once.

@@ -25,6 +25,7 @@ import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { withDirect } from './with-direct.js'
 import { cachedResult } from './exe-cached-result.js'
+import { disposedSecondRegistration } from './exe-registered-twice.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
 /**
@@ -164,13 +165,13 @@ const overridingSignal = fc.constantFrom<WrapperSpec['action']>(
 )
 
 export default [
-  judged(
+  withDirect(judged(
     'EXE-1', 'wrappers nest in registration order, the innermost next() runs the body, and a wrapper that returns without next() means no body',
     scenario({ ...quiet, wrappers: wrappers(1) })
       .chain(nowAndThen(scopedFirst))
       .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2))
       .chain(nowAndThenWith(nothings, returnsNothingInnermost, 3)),
-  ),
+  ), disposedSecondRegistration, { everyLast: 4 }),
   withDirect(judged(
     'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',
     scenario({

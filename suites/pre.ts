@@ -23,7 +23,8 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
-import { withDirect } from './with-direct.js'
+import { eitherDirect, withDirect } from './with-direct.js'
+import { reusedDecision } from './pre-reused-decision.js'
 import { registeredAgain } from './pre-registered-again.js'
 import { disposedScope } from './pre-disposed-scope.js'
 
@@ -80,17 +81,17 @@ export default [
     scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) })
       .chain(nowAndThen(firstDisposingSelf('pre', { decision: { kind: 'delegate' } }), 2)),
   ), registeredAgain, { scenario: 2, direct: 1 }),
-  judged(
+  withDirect(judged(
     'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
     scenario({ pre: around(returns(deny)), perTool: deny }),
-  ),
+  ), reusedDecision('PRE-2'), { everyLast: 5 }),
   withDirect(judged(
     'PRE-3',
     'a malformed decision — unknown kind, deny without a string reason, undefined, a non-object — is a denial, ' +
       'never an allow, even when an outer listener allows after next()',
     // Per-tool decisions three times in four: an app's approval table is where a falsy answer hides.
     scenario({ pre: around(returns(malformedPre)), perTool: malformedPre, perToolShare: 75, calls: { max: 2 } }),
-  ), preMalformedOverridden),
+  ), eitherDirect(preMalformedOverridden, reusedDecision('PRE-3'))),
   withDirect(judged(
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
     // A listener may throw before it calls next(), or once the listeners inside it have answered.

@@ -6,9 +6,9 @@
 import fc from 'fast-check'
 import { codeOf, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
+import { isRemote, nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
 import type { ToolExecutionResult, UserMessage } from '../harness/contract/spec.js'
-import type { RegistryUnderTest } from '../harness/contract/adapter.js'
+import type { ConformanceAdapter, RegistryUnderTest } from '../harness/contract/adapter.js'
 import { abortOf, sleep } from './real-time.js'
 
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
@@ -45,6 +45,11 @@ export interface TimedOutCase {
    * no deadline). Its body then stops waiting for its signal after DELIVERY_GRACE_MS.
    */
   progressing?: true
+  /**
+   * After slow's quick second call, a third whose body ignores its signal for 1.5 × timeoutMs (at least
+   * OVERRUN_MIN_MS) and then returns: a tool that timed out before is given no more time than it declared.
+   */
+  overrunAgain?: true
 }
 
 const overlaps = fc.constantFrom<NonNullable<TimedOutCase['overlapping']>>('quick-after', 'quick-before', 'quick-before', 'quick-before')
@@ -81,6 +86,9 @@ export const timedOutCase: fc.Arbitrary<TimedOutCase> = fc.record({
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, throws: true, coded: true })))
   .chain(nowAndThen((c): TimedOutCase => (c.nested ? c : { ...c, registeredAgainAtGate: true }), 2))
   .chain(nowAndThen((c): TimedOutCase => ({ ...c, timeoutMs: PROGRESS_TIMEOUT_MS, progressing: true }), 3))
+  .chain(nowAndThen((c): TimedOutCase => (c.registeredAgainAtGate || c.timeoutMs < 1
+    ? c
+    : { ...c, timeoutMs: Math.max(c.timeoutMs, OVERRUN_MIN_MS), overrunAgain: true }), 2))
 
 export const timedOutStory = (c: TimedOutCase) => [
   `tool slow, timeoutMs ${c.timeoutMs}: its body ${c.cooperative ? 'waits for its signal' : `ignores its signal for ${c.timeoutMs + 10} ms`}, ` +
@@ -100,6 +108,7 @@ export const timedOutStory = (c: TimedOutCase) => [
   ...(c.registeredAgainAtGate ? ['while the first call to slow waits at a pre-execute listener, slow is disposed of and registered ' +
     'again: the same body, no timeoutMs'] : []),
   ...(c.progressing ? ['the first call\'s body defers a context at once and then every twelfth of timeoutMs while it runs'] : []),
+  ...(c.overrunAgain ? [`then a third call to slow, whose body ignores its signal for ${c.timeoutMs * 1.5} ms and returns`] : []),
 ]
 
 const PROGRESS: UserMessage = { role: 'user', content: [{ type: 'text', text: 'still working' }] }
@@ -108,6 +117,18 @@ const PROGRESS: UserMessage = { role: 'user', content: [{ type: 'text', text: 's
  * process starved of the CPU for most of it: a timer reset by progress then never fires.
  */
 const PROGRESS_TIMEOUT_MS = 60
+/** The shortest deadline a body overruns by half: half of it is slack enough for a policy that arms its timer a little late. */
+const OVERRUN_MIN_MS = 20
+
+/**
+ * Waits for an abort that may still be on its way: across a process boundary for as long as
+ * DELIVERY_GRACE_MS, in process for two turns of the event loop (a relay through setImmediate).
+ */
+async function abortDelivered(adapter: ConformanceAdapter, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return
+  if (isRemote(adapter)) return void (await Promise.race([abortOf(signal), sleep(DELIVERY_GRACE_MS)]))
+  for (let turn = 0; turn < 2 && !signal.aborted; turn++) await new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Once, while the first call to slow waits at a pre-execute listener: slow disposed of and registered again, with no timeoutMs. */
 function registerAgainAtGate(registry: RegistryUnderTest, dispose: () => void, body: unknown): void {
@@ -137,12 +158,18 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   let bodySettled = false
   let sawAbort = false
   let slowCalls = 0
+  let overrunSawAbort = false
   let started = () => {}
   const bodyStarted = new Promise<void>((resolve) => (started = resolve))
   // The first call to slow, once made: a quick call waiting for its body waits for its end too.
   let first: Promise<ToolExecutionResult> | undefined
-  const slowBody = (async (args: { quick?: true }, exec: { signal: AbortSignal; deferContext(context: UserMessage): void }) => {
+  const slowBody = (async (args: { quick?: true; overrun?: true }, exec: { signal: AbortSignal; deferContext(context: UserMessage): void }) => {
     if (args.quick) return (c.overlapping === 'quick-before' && (await Promise.race([bodyStarted, first])), { quick: true })
+    if (args.overrun) {
+      await sleep(c.timeoutMs * 1.5)
+      await abortDelivered(ctx.adapter, exec.signal)
+      return (overrunSawAbort = exec.signal.aborted, { overran: true })
+    }
     if (++slowCalls > 1) return { again: true }
     started()
     if (c.progressing) exec.deferContext(PROGRESS)
@@ -212,6 +239,12 @@ export async function checkTimedOut(ctx: CustomContext, c: TimedOutCase): Promis
   // Each call has a deadline of its own: one that passed for an earlier call of the tool is not this one's.
   const again = await registry.execute(input('slow', {}, caller))
   if (again.isError) ctx.fail(`a second call of the tool that timed out, returning at once, ended as ${codeOf(registry, again) ?? 'an error'}`)
+  if (c.overrunAgain) {
+    const overrun = await registry.execute(input('slow', { overrun: true }, caller))
+    if (!overrunSawAbort) ctx.fail('a third call of slow, its body running past timeoutMs, did not see its signal abort')
+    else if (codeOf(registry, overrun) !== 'TOOL_TIMEOUT') ctx.fail(`a third call of slow, its body aborted at timeoutMs, ended as ${
+      overrun.isError ? codeOf(registry, overrun) : 'a success'}, expected TOOL_TIMEOUT`)
+  }
   if (c.farDeadline) await farDeadlineHolds(ctx, registry)
   if (beside && (await beside).isError) ctx.fail('a call with no deadline, made beside the first call to slow with its callId, ended in error')
 }

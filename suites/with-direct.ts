@@ -45,3 +45,25 @@ export function withDirect<D>(
   DIRECT_CASE_PROPERTIES.add(property as ConformanceProperty)
   return property
 }
+
+/**
+ * Two direct checks of one clause as one direct property: the first's cases as they are (saved
+ * cases still replay), the second's as `{ also: case }`, drawn `weights` apart.
+ */
+export function eitherDirect<A, B>(
+  first: ConformanceProperty<A>,
+  second: ConformanceProperty<B>,
+  weights: { first: number; second: number } = { first: 1, second: 1 },
+): ConformanceProperty<A | { also: B }> {
+  if (first.id !== second.id) throw new Error(`eitherDirect(): ${first.id} and ${second.id} are different clauses`)
+  const isSecond = (c: A | { also: B }): c is { also: B } => typeof c === 'object' && c !== null && 'also' in c
+  return {
+    ...first,
+    arbitrary: fc.oneof(
+      { weight: weights.first, arbitrary: first.arbitrary as fc.Arbitrary<A | { also: B }> },
+      { weight: weights.second, arbitrary: second.arbitrary.map((c): A | { also: B } => ({ also: c })) },
+    ),
+    run: (adapter, testCase, scheduler) => (isSecond(testCase) ? second.run(adapter, testCase.also, scheduler) : first.run(adapter, testCase, scheduler)),
+    story: (testCase) => (isSecond(testCase) ? second.story?.(testCase.also) ?? [] : first.story?.(testCase) ?? []),
+  }
+}

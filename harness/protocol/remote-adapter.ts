@@ -12,6 +12,7 @@
 import type { ConformanceAdapter, Profile, RegistryConfig, RegistryUnderTest } from '../contract/adapter.js'
 import { AdapterLoadError } from '../safe/load-adapter.js'
 import { Connection, type ConnectionOptions } from './connection.js'
+import { markRemote } from './remote-marks.js'
 
 export interface RemoteAdapter extends ConformanceAdapter {
   /** Stops the server (the adapter can still start a new one). */
@@ -25,7 +26,7 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
   let connection = new Connection(options)
   let starts = 1
   const { implementation, profiles } = connection.welcome
-  return {
+  return markRemote<RemoteAdapter>({
     name: implementation.name,
     ...(implementation.version !== undefined ? { version: implementation.version } : {}),
     profiles: profiles as Profile[],
@@ -53,7 +54,7 @@ export function connectRemote(options: ConnectionOptions): RemoteAdapter {
     close() {
       connection.close()
     },
-  }
+  })
 }
 
 /** For the command line: a handshake that fails is one clear line (exit 2), not a stack trace. */

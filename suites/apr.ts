@@ -89,7 +89,7 @@ function askedAgain(s: Scenario): Scenario {
 }
 
 /**
- * In a quarter of the cases every ask is granted, and agent A calls a tool of its own whose body
+ * In half of the cases every ask is granted, and agent A calls a tool of its own whose body
  * first makes a nested call (`parent`: its token) to a global tool: the nested ask is forwarded
  * with the nested call's own callId, not its parent's. Drawn last.
  */
@@ -121,7 +121,7 @@ export default [
     'APR-1', 'an ask is forwarded to the approval service exactly once, with callId, tool name, reason and signal, never the arguments',
     scenario({ ...quiet, pre: asking, perTool: ask, approval: approval, calls: { max: 2, agents: true, args: argumentsWithProtoKey } })
       .chain(nowAndThen(askedAgain))
-      .chain(nowAndThen(askedNested))
+      .chain(nowAndThen(askedNested, 2))
       .chain(nowAndThenWith(untidyReason, withUntidyReasons, 3)),
   ), outerAsk, { scenario: 5, direct: 1 }),
   judged(

@@ -27,6 +27,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { abortOf, sleep } from './real-time.js'
 import { withDirect } from './with-direct.js'
+import { signalReusedAfterAbort } from './can-signal-reused.js'
 
 /** Gates that let the call through, each pausing at a scheduler point where the abort can land. */
 const passing = fc.constantFrom<DecisionSpec>({ kind: 'delegate' }, { kind: 'returns', value: { kind: 'allow' } })
@@ -209,12 +210,12 @@ const timeoutStays = custom(
 )
 
 export default [
-  judged(
+  withDirect(judged(
     'CAN-1', 'a signal aborted at entry yields ABORTED_BEFORE_DISPATCH and runs nothing — though invalid arguments still win',
     scenario({
       calls: { abortAtEntry: 100, max: 2, args: fc.oneof({ weight: 3, arbitrary: fc.constant<ValueDesc>({}) }, { weight: 1, arbitrary: poisoned }) },
     }).chain(withAbortReason(2)).chain(nowAndThen(withDeadlineReason)).chain(nowAndThen(withNestedAbortedAtEntry)),
-  ),
+  ), signalReusedAfterAbort, { everyLast: 4 }),
   judged(
     'CAN-2', 'an abort before the body starts — during a gate, approval or wrapper — means the body never runs',
     scenario({ ...quiet, ...awaitingGates, calls: { abortScheduled: 100, max: 2 } }).chain(withAbortReason(2)).chain(nowAndThen(withoutGates)),

@@ -106,6 +106,14 @@ const deferringTwice = firstDefersFirst([{ kind: 'defer', context: twice }, { ki
 const imageContext: ValueDesc = { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'AA==' }] }
 /** In a quarter of CTX-1's cases the body defers a message holding an image first (drawn last). */
 const deferringImage = firstDefersFirst([{ kind: 'defer', context: imageContext }])
+/**
+ * In a quarter of CTX-1's cases the body first defers a run of numbered messages, 9 to 16 of them, as
+ * a long task reporting progress does: every one appears, in order (no buffer may drop the first). Drawn last.
+ */
+const progressRun = fc.integer({ min: 9, max: 16 })
+const deferringMany = (s: Scenario, n: number): Scenario => firstDefersFirst(Array.from({ length: n }, (_, i): BodyStep => (
+  { kind: 'defer', context: { role: 'user', content: [{ type: 'text', text: `step ${i + 1}` }] } }
+)))(s)
 
 /**
  * In a quarter of CTX-2's scenario cases a call of a tool whose body concludes comes first, and
@@ -184,7 +192,8 @@ export default [
       // In a third of the cases more: calls in flight at once keep their deferred contexts apart.
       .chain(nowAndThen(inFlightAtOnce, 3))
       .chain(nowAndThenWith(madeUpResults, madeUpAfterTheBody, 3))
-      .chain(nowAndThen(deferringImage)),
+      .chain(nowAndThen(deferringImage))
+      .chain(nowAndThenWith(progressRun, deferringMany)),
   ),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',

@@ -50,6 +50,23 @@ function emptyArgumentsFirst(s: Scenario): Scenario {
 }
 
 /**
+ * In a third of DEF-5's cases the tool takes a required `path` and an optional `limit`, no hook
+ * stands in the way, and the first call hands `limit: null` (optional is not nullable: null is no
+ * integer), its twin without `limit` after it. Drawn last.
+ */
+const OPTIONAL_LIMIT: ValueDesc = { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] }
+function nullForAnOptionalKey(s: Scenario): Scenario {
+  const [first] = s.calls
+  if (!first) return s
+  return {
+    ...s,
+    tools: s.tools.map((t) => ({ ...t, parameters: OPTIONAL_LIMIT })),
+    pre: [], guards: [], wrappers: [], post: [],
+    calls: [{ ...first, args: { path: 'notes.txt', limit: null } }, { ...first, args: { path: 'notes.txt' } }, ...s.calls.slice(1)],
+  }
+}
+
+/**
  * Now and then agent A has a tool of the same name, also made with defineTool and registered first,
  * whose parameters take any object, and every other call is A's: each tool checks the arguments
  * against its own parameters, whichever of the two was defined first (DEF-5 is per tool).
@@ -319,7 +336,8 @@ export default [
           ),
         ),
       },
-    })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)).chain(nowAndThen(emptyArgumentsFirst)),
+    })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)).chain(nowAndThen(emptyArgumentsFirst))
+      .chain(nowAndThen(nullForAnOptionalKey, 3)),
     'define',
   ),
 ]

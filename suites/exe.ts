@@ -104,6 +104,16 @@ const madeUpWithContent = (s: Scenario): Scenario => {
     wrappers: s.wrappers.map((w, i) => (i === first && w.action.kind === 'made-up' ? { ...w, action: { ...w.action, result } } : w)),
   }
 }
+/**
+ * In half of EXE-3's cases what throws throws a value shaped like a wrapper's answer: a success
+ * or a failure of its own making. Thrown, it is a throw all the same, never a result. Drawn last.
+ */
+const answerShaped = fc.constantFrom<ValueDesc>(
+  { isError: false, value: { made: 'up' } },
+  { isError: false, value: 'thrown', content: [{ type: 'text', text: 'thrown' }] },
+  { isError: true, error: { message: 'thrown', code: 'E_THROWN' }, content: [{ type: 'text', text: 'thrown' }] },
+)
+const throwingAnswers = (s: Scenario, hooksThrow: ValueDesc): Scenario => ({ ...s, hooksThrow })
 const waitingTool = tool().map((t): ToolSpec => (
   { ...t, body: { steps: [{ kind: 'await' }], outcome: { kind: 'until-aborted', value: 1 } }, outputSchema: ANY_SCHEMA, render: { kind: 'json-text' } }
 ))
@@ -196,7 +206,7 @@ export default [
         ),
       ),
       post: fc.array(postListener, { maxLength: 1 }),
-    }),
+    }).chain(nowAndThenWith(answerShaped, throwingAnswers, 2)),
   ),
   withDirect(judged(
     'EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value',

@@ -41,6 +41,18 @@ const askGranted = (s: Scenario): Scenario => ({
 const allowedOutright = (s: Scenario): Scenario =>
   ({ ...s, pre: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'allow' } } }, ...s.pre] })
 
+/**
+ * In half of GRD-1's cases the first guard answers an empty list or an empty object, as a
+ * validator reporting no violations does, the others pass and no listener stands before them: a
+ * return other than undefined, so a denial all the same. Drawn last.
+ */
+const noViolations = fc.constantFrom<ValueDesc>([], {}, [], { $: 'promise', value: [] })
+const answersNoViolations = (s: Scenario, value: ValueDesc): Scenario => ({
+  ...s,
+  pre: [],
+  guards: s.guards.map((g, i): GuardSpec => (i === 0 ? { verdict: { kind: 'returns', value } } : { ...g, verdict: { kind: 'pass' } })),
+})
+
 const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev === 'enter' && e.stage === 'body' ? [e.call] : [])))
 
 /**
@@ -64,7 +76,8 @@ export default [
         })
           .chain(nowAndThen(firstDisposingSelf('guards', { verdict: { kind: 'pass' } }), 2))
           .chain(nowAndThen(allowedOutright))
-          .chain(nowAndThen(askGranted)),
+          .chain(nowAndThen(askGranted))
+          .chain(nowAndThenWith(noViolations, answersNoViolations, 2)),
       },
       // No other hook, and first an async guard's Promise of nothing, then maybe a guard that passes.
       scenario({

@@ -98,6 +98,20 @@ function withHoleyContent(s: Scenario, channel: HoleChannel): Scenario {
 }
 
 /**
+ * In a third of META-1's cases the first tool's meta is one bare value JSON cannot hold, no
+ * object around it (NaN, Infinity, -0, a BigInt, a function), and nothing else of the tool's or of
+ * post-execute's is wrong: a scalar is checked like any meta. Drawn last.
+ */
+const bareScalar = fc.constantFrom<ValueDesc>({ $: 'nan' }, { $: 'infinity' }, { $: 'negzero' }, { $: 'bigint' }, { $: 'function' })
+const withBareScalarMeta = (s: Scenario, meta: ValueDesc): Scenario => ({
+  ...s,
+  post: [],
+  tools: s.tools.map(({ finalize: _finalize, ...t }, i): ToolSpec => (i > 0 ? t : {
+    ...t, render: { kind: 'json-text' }, meta: { kind: 'returns', value: meta }, body: { steps: [], outcome: { kind: 'return', value: 1 } },
+  })),
+})
+
+/**
  * In a quarter of META-2's cases the first tool's body concludes the turn and then throws, and no
  * listener or guard stands in the way: the error published carries no conclusion, not even a key
  * left undefined. A body returning a value JSON cannot hold is left as it is. Drawn last.
@@ -118,7 +132,7 @@ export default [
       ...quiet,
       tools: fc.array(fc.oneof({ weight: 3, arbitrary: smuggling }, { weight: 1, arbitrary: smugglingFinalizer }), { minLength: 1, maxLength: 1 }),
       post: fc.array(fc.oneof(postListener, smugglingPost.map((decision) => ({ timing: 'sync' as const, decision }))), { maxLength: 1 }),
-    }).chain(nowAndThenWith(holeChannel, withHoleyContent)),
+    }).chain(nowAndThenWith(holeChannel, withHoleyContent)).chain(nowAndThenWith(bareScalar, withBareScalarMeta, 3)),
   ),
   withDirect(judged(
     'META-2', 'JSON.parse(JSON.stringify(outcome)) deep-equals every published outcome',

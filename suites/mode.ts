@@ -19,7 +19,8 @@ import {
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { modeAfterLifecycle } from './mode-after-lifecycle.js'
-import { withDirect } from './with-direct.js'
+import { eitherDirect, withDirect } from './with-direct.js'
+import { unreadableInput } from './mode-unreadable-input.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecution, ToolExecutionInput } from '../harness/contract/spec.js'
@@ -252,7 +253,7 @@ export default [
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
       .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)),
-  ), modeAfterLifecycle, { everyLast: 3 }),
+  ), eitherDirect(modeAfterLifecycle, unreadableInput, { first: 1, second: 2 }), { everyLast: 3 }),
 
   custom(
     'MODE-3',

@@ -65,6 +65,21 @@ const stringifiable = fc.constantFrom<ValueDesc>({ at: { $: 'date' } }, [{ $: 'd
 const returningStringifiable = (s: Scenario, value: ValueDesc): Scenario =>
   calledLast(s, 'dated', { outputSchema: ANY_SCHEMA, body: { steps: [], outcome: { kind: 'return', value } } })
 /**
+ * In half of OUT-1's cases, a tool of its own, called last, returns a long list (100 to 160
+ * items, as a search or a table does) under a schema of integer items, with one item in the middle
+ * that the schema refuses or that is not lossless JSON: every item is checked. Drawn last.
+ */
+const longList = fc.record({
+  length: fc.constantFrom(100, 128, 160),
+  bad: fc.constantFrom<ValueDesc>('7', 1.5, null, { $: 'negzero' }),
+})
+const INTEGER_LIST: ValueDesc = { type: 'array', items: { type: 'integer' } }
+const returningLongList = (s: Scenario, { length, bad }: { length: number; bad: ValueDesc }): Scenario => {
+  const middle = Math.floor(length / 2)
+  const items = Array.from({ length }, (_, i): ValueDesc => (i === middle ? bad : i))
+  return calledLast(s, 'listing', { outputSchema: INTEGER_LIST, body: { steps: [], outcome: { kind: 'return', value: items } } })
+}
+/**
  * In a quarter of OUT-1's cases more, a tool of its own returns a valid value that holds one object
  * twice, and is called last: a shared subtree is no cycle, the value is published. Drawn last.
  */
@@ -294,6 +309,16 @@ const throwingWithBlocks = (s: Scenario, content: ValueDesc): Scenario => ({
   tools: s.tools.map((t, i) => (i > 0 ? t : { ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown: { $: 'error', content } } } })),
 })
 
+/**
+ * In a quarter of OUT-3's cases the first tool's body throws with nothing to say: an Error whose
+ * message is empty, or an empty string. The outcome's content is model-readable text all the same. Drawn last.
+ */
+const saysNothing = fc.constantFrom<ValueDesc>({ $: 'error', message: '' }, { $: 'error', message: '', name: 'TypeError' }, '')
+const throwingNothingToSay = (s: Scenario, thrown: ValueDesc): Scenario => ({
+  ...s,
+  tools: s.tools.map((t, i) => (i > 0 ? t : { ...t, body: { steps: t.body.steps, outcome: { kind: 'throw', thrown } } })),
+})
+
 /** A body that throws before returning a promise: scenario bodies are async, so this one is direct. */
 const syncThrow = custom(
   'OUT-4', 'a body that throws synchronously keeps its thrown code, whatever kind of value it throws',
@@ -348,7 +373,8 @@ export default [
       .chain(nowAndThen(returningNothing))
       .chain(nowAndThenWith(negativeZeroInRow, returningRow))
       .chain(nowAndThenWith(fc.constantFrom(...SHARED_OUTPUTS), returningShared))
-      .chain(nowAndThenWith(stringifiable, returningStringifiable)),
+      .chain(nowAndThenWith(stringifiable, returningStringifiable))
+      .chain(nowAndThenWith(longList, returningLongList, 2)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
   withDirect(judged(
     'OUT-2',
@@ -363,7 +389,8 @@ export default [
   ), projectedOnce, { everyLast: 4 }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',
-    scenario({ ...quiet, tools: one(throwingTool) }).chain(nowAndThenWith(ownBlocks, throwingWithBlocks)),
+    scenario({ ...quiet, tools: one(throwingTool) }).chain(nowAndThenWith(ownBlocks, throwingWithBlocks))
+      .chain(nowAndThenWith(saysNothing, throwingNothingToSay)),
   ),
   judged(
     'OUT-5',

@@ -25,6 +25,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
 import { eitherDirect, withDirect } from './with-direct.js'
 import { reusedDecision } from './pre-reused-decision.js'
+import { lateRejection } from './unawaited-rejection.js'
 import { registeredAgain } from './pre-registered-again.js'
 import { disposedScope } from './pre-disposed-scope.js'
 
@@ -96,7 +97,7 @@ export default [
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
     // A listener may throw before it calls next(), or once the listeners inside it have answered.
     scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'throws-after-next' })) }),
-  ), preThrowOverridden, { scenario: 2, direct: 1 }),
+  ), eitherDirect(preThrowOverridden, lateRejection('PRE-4')), { scenario: 2, direct: 1 }),
   judged(
     'PRE-5', 'ask with no approval capability configured is a denial',
     scenario({ tools: prototypeNamedOften, pre: around(returns(ask)), perTool: ask, approval: fc.constant(undefined) }),

@@ -71,7 +71,9 @@ export default [
   judged(
     'RES-2', 'the result observers see is deep-frozen and the execution frozen',
     // Calls to no visible tool too: observers get their execution, frozen all the same.
-    scenario({ observers, calls: { max: 2, unknownNames: true } }).chain(nowAndThen(returningFrozenRoot, 3)),
+    scenario({ observers, calls: { max: 2, unknownNames: true } }).chain(nowAndThen(returningFrozenRoot, 3))
+      // A nested call's observers get its execution frozen too (a field a registry adds to it, such as rootCallId, included).
+      .chain(nowAndThen(withNestedCallLast, 3)),
   ),
   judged(
     'RES-3', 'a success has value and no error; a failure has error and no value; concludesTurn only on a success',

@@ -64,6 +64,10 @@ export function thrownCode(thrown: ValueDesc): string | undefined {
   return typeof code === 'string' ? code : undefined
 }
 
+/** Whether a thrown value has nothing to say: an empty string, or an Error whose message is empty. */
+export const thrownSaysNothing = (thrown: ValueDesc): boolean =>
+  thrown === '' || (tagOf(thrown) === 'error' && (thrown as { message?: unknown }).message === '')
+
 /**
  * Whether the value `desc` builds is lossless JSON in SPEC.md's sense. A shifting getter has no one
  * JSON value, so it is never counted lossless: only direct checks use it (suites/in-snapshot-once.ts).

@@ -42,9 +42,10 @@ export type Tagged =
   /**
    * An Error, with its own string `code` and its own structured details (`data`, as JSON-RPC and MCP
    * errors carry) where given, its own `name` ('AbortError', as `signal.throwIfAborted()` throws),
-   * and its own `content` (blocks an MCP-style tool error carries; OUT-3: the outcome still reads as text).
+   * its own `content` (blocks an MCP-style tool error carries; OUT-3: the outcome still reads as text),
+   * and its `message` ('toolreg: thrown' unless given; an empty one reads as text all the same).
    */
-  | { $: 'error'; code?: string; data?: ValueDesc; name?: string; content?: ValueDesc }
+  | { $: 'error'; code?: string; data?: ValueDesc; name?: string; content?: ValueDesc; message?: string }
 
 export type AgentName = 'A' | 'B'
 

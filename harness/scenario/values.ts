@@ -137,7 +137,7 @@ function buildTagged(desc: Tagged): unknown {
       return [shared, shared]
     }
     case 'error': {
-      const error = new (BUILT_IN_ERRORS[desc.name ?? ''] ?? Error)('toolreg: thrown')
+      const error = new (BUILT_IN_ERRORS[desc.name ?? ''] ?? Error)(desc.message ?? 'toolreg: thrown')
       if (desc.code !== undefined) Object.assign(error, { code: desc.code })
       if (desc.data !== undefined) Object.assign(error, { data: buildValue(desc.data) })
       if (desc.name !== undefined) error.name = desc.name

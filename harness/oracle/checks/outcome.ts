@@ -32,7 +32,9 @@ export function publishedOutcome(view: SettledView, e: Expected): void {
     report(expected.codeClause ?? expected.clause, 'code', `error code ${code}, expected ${expected.code}`)
   }
   if (result.isError && (expected.clause === 'OUT-3' || expected.clause === 'OUT-4') && expected.content === undefined) {
-    const readable = Array.isArray(result.content) && result.content.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.length > 0)
+    // A body that threw with nothing to say may have its silence published as it is: an empty text block.
+    const readable = Array.isArray(result.content) && result.content.some((b) =>
+      b?.type === 'text' && typeof b.text === 'string' && (b.text.length > 0 || expected.saidNothing === true))
     if (!readable) report(c.thrownText, 'thrown-text', 'a thrown body left no model-readable text in content')
   }
   if (!result.isError) {

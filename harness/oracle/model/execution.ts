@@ -2,7 +2,9 @@
  * Execution: the wrapper chain and the body, and what the tool's projections make of a success
  * (EXE-1, EXE-3, EXE-4, DEF-5, OUT-1..OUT-5, CAN-3, CTX-1, CTX-2, META-1).
  */
-import { isLosslessDesc, isObjectDesc, isUndefinedDesc, jsonOf, readField, thrownCode, THROWS, unwrapPromise } from '../../scenario/read-desc.js'
+import {
+  isLosslessDesc, isObjectDesc, isUndefinedDesc, jsonOf, readField, thrownCode, thrownSaysNothing, THROWS, unwrapPromise,
+} from '../../scenario/read-desc.js'
 import type { CallSpec, ToolSpec, ValueDesc, WrapperSpec } from '../../scenario/types.js'
 import { matchesSchema } from '../schema-check.js'
 import { isContent, isUserMessageDesc } from './content.js'
@@ -109,7 +111,8 @@ function bodyOutcome(tool: ToolSpec, call: CallSpec, shapes: ShapeLatitude): Pre
     const code = thrownCode(out.thrown)
     // Beside a misshapen context, OUT-5 (S) makes this a pipeline error, which may drop the contexts (CTX-1).
     const dropped = shapeless ? { contextsAlt: [[]] } : {}
-    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson, ...dropped }
+    const silent = thrownSaysNothing(out.thrown) ? { saidNothing: true as const } : {}
+    return { isError: true, clause: code ? 'OUT-4' : 'OUT-3', ...(code ? { code, codeClause: 'OUT-4' } : {}), contexts: contextJson, ...dropped, ...silent }
   }
   if (shapeless) return outOfShape(contextJson)
   const result = successOf(tool, unwrapPromise(out.value), 'OUT-1', contextJson, concludes, shapes)

@@ -147,6 +147,8 @@ export interface PredictedOutcome {
   concludes?: boolean
   /** The content the finalizer or post-execute put in place, when predictable. */
   content?: unknown
+  /** The body threw with nothing to say (OUT-3): a text block is its text, even an empty one, as the tool said. */
+  saidNothing?: true
   /** The clause of the stage that put `content` in place: PST-1 (post-execute), FIN-3 (the finalizer, the default). */
   contentClause?: string
   /** The clause that demands `meta`: OUT-2 (a body's value, the default), EXE-4 (a made-up one), PST-1 (a replaced one). */

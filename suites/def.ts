@@ -50,9 +50,9 @@ function emptyArgumentsFirst(s: Scenario): Scenario {
 }
 
 /**
- * In a third of DEF-5's cases the tool takes a required `path` and an optional `limit`, no hook
- * stands in the way, and the first call hands `limit: null` (optional is not nullable: null is no
- * integer), its twin without `limit` after it. Drawn last.
+ * In a third of DEF-5's cases the tool takes a required `path` and an optional integer `limit`, no
+ * hook stands in the way, and the first call hands `limit: null` (optional is not nullable: null is
+ * no integer), then its twin without `limit`, then one with `limit: 2.5` (a number, not an integer). Drawn last.
  */
 const OPTIONAL_LIMIT: ValueDesc = { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] }
 function nullForAnOptionalKey(s: Scenario): Scenario {
@@ -62,7 +62,12 @@ function nullForAnOptionalKey(s: Scenario): Scenario {
     ...s,
     tools: s.tools.map((t) => ({ ...t, parameters: OPTIONAL_LIMIT })),
     pre: [], guards: [], wrappers: [], post: [],
-    calls: [{ ...first, args: { path: 'notes.txt', limit: null } }, { ...first, args: { path: 'notes.txt' } }, ...s.calls.slice(1)],
+    calls: [
+      { ...first, args: { path: 'notes.txt', limit: null } },
+      { ...first, args: { path: 'notes.txt' } },
+      { ...first, args: { path: 'notes.txt', limit: 2.5 } },
+      ...s.calls.slice(1),
+    ],
   }
 }
 

@@ -12,7 +12,9 @@ import {
   schemaArbitrary,
   tool,
   toolName,
+  toolOfItsOwn,
   valueWords,
+  type CallSpec,
   type Scenario,
   type ToolSpec,
   type ValueDesc,
@@ -50,25 +52,19 @@ function emptyArgumentsFirst(s: Scenario): Scenario {
 }
 
 /**
- * In a third of DEF-5's cases the tool takes a required `path` and an optional integer `limit`, no
- * hook stands in the way, and the first call hands `limit: null` (optional is not nullable: null is
- * no integer), then its twin without `limit`, then one with `limit: 2.5` (a number, not an integer). Drawn last.
+ * In a third of DEF-5's cases a tool of its own, `limited`, made with defineTool like the case's,
+ * takes a required `path` and an optional integer `limit`; no hook stands in the way, and it is
+ * called last three times: with `limit: null` (optional is not nullable), without `limit`, and with
+ * `limit: 2.5` (a number, not an integer). Drawn last.
  */
 const OPTIONAL_LIMIT: ValueDesc = { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] }
-function nullForAnOptionalKey(s: Scenario): Scenario {
-  const [first] = s.calls
-  if (!first) return s
-  return {
-    ...s,
-    tools: s.tools.map((t) => ({ ...t, parameters: OPTIONAL_LIMIT })),
-    pre: [], guards: [], wrappers: [], post: [],
-    calls: [
-      { ...first, args: { path: 'notes.txt', limit: null } },
-      { ...first, args: { path: 'notes.txt' } },
-      { ...first, args: { path: 'notes.txt', limit: 2.5 } },
-      ...s.calls.slice(1),
-    ],
-  }
+function withOptionalLimit(s: Scenario): Scenario {
+  const model = s.tools[0]
+  if (!model || s.tools.some((t) => t.name === 'limited')) return s
+  const limited = toolOfItsOwn(model, 'limited', { parameters: OPTIONAL_LIMIT, define: true })
+  const limits: ValueDesc[] = [{ path: 'notes.txt', limit: null }, { path: 'notes.txt' }, { path: 'notes.txt', limit: 2.5 }]
+  const calls = limits.map((args): CallSpec => ({ tool: 'limited', args }))
+  return { ...s, tools: [...s.tools, limited], pre: [], guards: [], wrappers: [], post: [], calls: [...s.calls, ...calls] }
 }
 
 /**
@@ -342,7 +338,7 @@ export default [
         ),
       },
     })).chain(withRicherParameters).chain(nowAndThen(withAgentShadowDefinedFirst)).chain(nowAndThen(emptyArgumentsFirst))
-      .chain(nowAndThen(nullForAnOptionalKey, 3)),
+      .chain(nowAndThen(withOptionalLimit, 3)),
     'define',
   ),
 ]

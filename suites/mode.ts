@@ -19,7 +19,7 @@ import {
 } from '../harness/property/vocabulary.js'
 import { codeOf, custom } from '../harness/property/custom-property.js'
 import { modeAfterLifecycle } from './mode-after-lifecycle.js'
-import { eitherDirect, withDirect } from './with-direct.js'
+import { bothDirect, withDirect } from './with-direct.js'
 import { unreadableInput } from './mode-unreadable-input.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
@@ -253,7 +253,7 @@ export default [
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
       .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)),
-  ), eitherDirect(modeAfterLifecycle, unreadableInput, { first: 1, second: 2 }), { everyLast: 3 }),
+  ), bothDirect(modeAfterLifecycle, unreadableInput), { everyLast: 3 }),
 
   custom(
     'MODE-3',

@@ -23,7 +23,7 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
-import { eitherDirect, withDirect } from './with-direct.js'
+import { bothDirect, withDirect } from './with-direct.js'
 import { reusedDecision } from './pre-reused-decision.js'
 import { lateRejection } from './unawaited-rejection.js'
 import { registeredAgain } from './pre-registered-again.js'
@@ -92,12 +92,12 @@ export default [
       'never an allow, even when an outer listener allows after next()',
     // Per-tool decisions three times in four: an app's approval table is where a falsy answer hides.
     scenario({ pre: around(returns(malformedPre)), perTool: malformedPre, perToolShare: 75, calls: { max: 2 } }),
-  ), eitherDirect(preMalformedOverridden, reusedDecision('PRE-3'))),
+  ), bothDirect(preMalformedOverridden, reusedDecision('PRE-3'))),
   withDirect(judged(
     'PRE-4', 'a listener that throws or rejects ends the call with an error outcome and the body never runs, even when an outer listener catches it and allows',
     // A listener may throw before it calls next(), or once the listeners inside it have answered.
     scenario({ pre: around(fc.constantFrom<DecisionSpec>({ kind: 'throws' }, { kind: 'rejects' }, { kind: 'throws-after-next' })) }),
-  ), eitherDirect(preThrowOverridden, lateRejection('PRE-4')), { scenario: 2, direct: 1 }),
+  ), bothDirect(preThrowOverridden, lateRejection('PRE-4')), { scenario: 2, direct: 1 }),
   judged(
     'PRE-5', 'ask with no approval capability configured is a denial',
     scenario({ tools: prototypeNamedOften, pre: around(returns(ask)), perTool: ask, approval: fc.constant(undefined) }),

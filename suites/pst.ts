@@ -29,7 +29,7 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { postOverridden } from './overriding.js'
 import { lateRejection } from './unawaited-rejection.js'
-import { eitherDirect, withDirect } from './with-direct.js'
+import { bothDirect, withDirect } from './with-direct.js'
 
 const isValidContext = (c: ValueDesc) => isLosslessDesc(c) && (jsonOf(c) as { role?: unknown }).role === 'user'
 const schemaMisfit = invalidOutput.filter((o) => isLosslessDesc(o.value)).map((o) => o.value)
@@ -282,5 +282,5 @@ export default [
       }), { minLength: 1, maxLength: 2 }),
     }).chain(nowAndThenWith(falsyValue, bothReplacedForB)).chain(nowAndThen(acceptedThenThrown))
       .chain(nowAndThenWith(nearlyAccepts, nearlyAcceptFirst, 2)),
-  ), eitherDirect(postOverridden, lateRejection('PST-3'))),
+  ), bothDirect(postOverridden, lateRejection('PST-3'))),
 ]

@@ -7,7 +7,7 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { sameInputTwice } from './res-same-input.js'
 import { observerCall } from './res-observer-call.js'
-import { eitherDirect, withDirect } from './with-direct.js'
+import { bothDirect, withDirect } from './with-direct.js'
 
 const observers = fc.array(observer, { minLength: 1, maxLength: 3 })
 
@@ -67,7 +67,7 @@ export default [
   withDirect(judged(
     'RES-1', 'observers are notified exactly once per execute, after finalization, with the same object execute resolves with',
     scenario({ observers, calls: { max: 2, unknownNames: true, agents: true } }).chain(nowAndThen(withSelfDisposing)).chain(nowAndThen(withNestedCall)),
-  ), eitherDirect(sameInputTwice, observerCall), { everyLast: 4 }),
+  ), bothDirect(sameInputTwice, observerCall), { everyLast: 4 }),
   judged(
     'RES-2', 'the result observers see is deep-frozen and the execution frozen',
     // Calls to no visible tool too: observers get their execution, frozen all the same.

@@ -47,23 +47,29 @@ export function withDirect<D>(
 }
 
 /**
- * Two direct checks of one clause as one direct property: the first's cases as they are (saved
- * cases still replay), the second's as `{ also: case }`, drawn `weights` apart.
+ * Two direct checks of one clause run in every direct case, one after the other, each on its own
+ * registry (the second only when the first found nothing): both keep the whole direct share. A case
+ * saved before the second check joined (the first's alone) still replays, as the first's.
  */
-export function eitherDirect<A, B>(
-  first: ConformanceProperty<A>,
-  second: ConformanceProperty<B>,
-  weights: { first: number; second: number } = { first: 1, second: 1 },
-): ConformanceProperty<A | { also: B }> {
-  if (first.id !== second.id) throw new Error(`eitherDirect(): ${first.id} and ${second.id} are different clauses`)
-  const isSecond = (c: A | { also: B }): c is { also: B } => typeof c === 'object' && c !== null && 'also' in c
+export function bothDirect<A, B>(first: ConformanceProperty<A>, second: ConformanceProperty<B>): ConformanceProperty<Both<A, B> | A> {
+  if (first.id !== second.id) throw new Error(`bothDirect(): ${first.id} and ${second.id} are different clauses`)
+  const isBoth = (c: Both<A, B> | A): c is Both<A, B> => typeof c === 'object' && c !== null && 'both' in c
   return {
     ...first,
-    arbitrary: fc.oneof(
-      { weight: weights.first, arbitrary: first.arbitrary as fc.Arbitrary<A | { also: B }> },
-      { weight: weights.second, arbitrary: second.arbitrary.map((c): A | { also: B } => ({ also: c })) },
-    ),
-    run: (adapter, testCase, scheduler) => (isSecond(testCase) ? second.run(adapter, testCase.also, scheduler) : first.run(adapter, testCase, scheduler)),
-    story: (testCase) => (isSecond(testCase) ? second.story?.(testCase.also) ?? [] : first.story?.(testCase) ?? []),
+    arbitrary: fc.tuple(first.arbitrary, second.arbitrary).map((both): Both<A, B> | A => ({ both })),
+    async run(adapter, testCase, scheduler) {
+      if (!isBoth(testCase)) return first.run(adapter, testCase, scheduler)
+      const [a, b] = testCase.both
+      const outcome = await first.run(adapter, a, scheduler)
+      const settled = outcome.violations.length > 0 || outcome.adapterError !== undefined || outcome.implementationEnded
+      return settled ? outcome : second.run(adapter, b, scheduler)
+    },
+    story: (testCase) => {
+      if (!isBoth(testCase)) return first.story?.(testCase) ?? []
+      const [a, b] = testCase.both
+      return [...(first.story?.(a) ?? []), 'then, on a new registry:', ...(second.story?.(b) ?? [])]
+    },
   }
 }
+
+interface Both<A, B> { both: [A, B] }

@@ -4,7 +4,6 @@ import {
   argumentClassifier,
   jsonValue,
   nowAndThen,
-  nowAndThenWith,
   poisoned,
   quiet,
   scenario,
@@ -86,20 +85,6 @@ function classifiedAgain(s: Scenario): Scenario {
   return { ...s, tools: [...s.tools, own], calls: [...s.calls, call, call] }
 }
 const SETTLES_TRUE = 'settles_true'
-
-/**
- * In a third of the cases a global tool of the case's own has a classifier that throws what a
- * template literal cannot describe (a Symbol, an object with no prototype), and it is called: still
- * exclusive, and executionMode still never throws (whatever else throws in the case throws it too). Not in Code Mode. Drawn last.
- */
-const undescribable = fc.constantFrom<ValueDesc>({ $: 'symbol' }, { $: 'bare' })
-function throwsUndescribable(s: Scenario, thrown: ValueDesc): Scenario {
-  const model = s.tools[0]
-  if (!model || s.config.mode === 'code' || s.tools.some((t) => t.name === THROWS_ODDLY)) return s
-  const own = toolOfItsOwn(model, THROWS_ODDLY, { classifier: { kind: 'throws' }, define: false })
-  return { ...s, hooksThrow: thrown, tools: [...s.tools, own], calls: [...s.calls, { tool: THROWS_ODDLY, args: {} }] }
-}
-const THROWS_ODDLY = 'throws_oddly'
 
 /**
  * In a quarter of the cases the registry runs in Code Mode and the first tool, global, answers exactly
@@ -267,7 +252,7 @@ export default [
       )),
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
-      .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)).chain(nowAndThenWith(undescribable, throwsUndescribable, 3)),
+      .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)),
   ), bothDirect(modeAfterLifecycle, unreadableInput), { everyLast: 3 }),
 
   custom(

@@ -121,9 +121,6 @@ const bothReplacedForB = (s: Scenario, value: ValueDesc): Scenario =>
  * blocks is a content replacement all the same, never "no content". Drawn last.
  */
 const emptyContent = (s: Scenario): Scenario => withFirstPost(s, { kind: 'returns', value: { kind: 'accept', content: [] } })
-/** In a third of PST-1's cases more, the first listener blocks with no feedback at all: a block all the same (drawn last). */
-const emptyBlock = (s: Scenario): Scenario =>
-  ({ ...s, post: [{ timing: 'sync', decision: { kind: 'returns', value: { kind: 'block', feedback: [] } } }, ...s.post.slice(1)] })
 /**
  * In a quarter of PST-1's cases the first call's tool returns a value and the first listener puts in
  * its place one that is not lossless JSON but reads as the same JSON text (a member undefined, -0 for
@@ -236,7 +233,7 @@ export default [
           ),
           post: posts,
         }).chain(nowAndThenWith(negativeZeroValue, withFirstPost)).chain(nowAndThen(emptyContent))
-          .chain(nowAndThenWith(lookalikes, withLookalikeReplacement)).chain(nowAndThen(replacementAtOnce)).chain(nowAndThen(emptyBlock, 3)),
+          .chain(nowAndThenWith(lookalikes, withLookalikeReplacement)).chain(nowAndThen(replacementAtOnce)),
       },
       // A failing tool whose listeners block or put new content in place: PST-1's rules on an error.
       {

@@ -30,7 +30,8 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { outerAsk } from './apr-outer-ask.js'
-import { withDirect } from './with-direct.js'
+import { lookalikeAgentAsk } from './apr-lookalike-agent.js'
+import { bothDirect, withDirect } from './with-direct.js'
 
 const ask = fc.constantFrom<ValueDesc>({ kind: 'ask' }, { kind: 'ask', reason: 'needs a human' }, { kind: 'ask', reason: '' })
 /** Reasons a tidy prompt would change: each is forwarded as written, newlines, runs of spaces and blanks at either end. */
@@ -123,7 +124,7 @@ export default [
       .chain(nowAndThen(askedAgain))
       .chain(nowAndThen(askedNested, 2))
       .chain(nowAndThenWith(untidyReason, withUntidyReasons, 3)),
-  ), outerAsk, { scenario: 5, direct: 1 }),
+  ), bothDirect(outerAsk, lookalikeAgentAsk), { scenario: 5, direct: 1 }),
   judged(
     'APR-2',
     'only the exact outcome allowed-once lets the call proceed; any other value, a throw, a rejection or an abort while pending means the body never runs',

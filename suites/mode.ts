@@ -21,6 +21,7 @@ import { codeOf, custom } from '../harness/property/custom-property.js'
 import { modeAfterLifecycle } from './mode-after-lifecycle.js'
 import { bothDirect, withDirect } from './with-direct.js'
 import { unreadableInput } from './mode-unreadable-input.js'
+import { undescribableThrow } from './mode-undescribable-throw.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolExecution, ToolExecutionInput } from '../harness/contract/spec.js'
@@ -253,7 +254,7 @@ export default [
     ).chain(nowAndThen(withBoxedTrue, 3)).chain(nowAndThen(hiddenButSafe)).chain(nowAndThen(shorthandTrue))
       .chain(nowAndThen(verdictObject)).chain(nowAndThen(shadowedWithoutClassifier)).chain(nowAndThen(safeForAOnly))
       .chain(nowAndThen(readsItsArgument)).chain(nowAndThen(classifiedAgain)),
-  ), bothDirect(modeAfterLifecycle, unreadableInput), { everyLast: 3 }),
+  ), bothDirect(bothDirect(modeAfterLifecycle, unreadableInput), undescribableThrow), { everyLast: 3 }),
 
   custom(
     'MODE-3',

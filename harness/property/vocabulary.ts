@@ -28,6 +28,7 @@ export { SHARED_OUTPUTS, type SharedOutput } from '../arbitraries/shared-subtree
 export { nearMiss, nearMisses, nearMissOf } from '../arbitraries/near-misses.js'
 export { withPostForAgentB } from '../arbitraries/post-for-agent-b.js'
 export { isRemote } from '../protocol/remote-marks.js'
+export { lookalikeOf } from '../scenario/lookalike-agent.js'
 export { ANY_SCHEMA, PARAMETER_SCHEMAS, invalidArguments, invalidOutput, validOutput, type OutputChoice } from '../arbitraries/outputs.js'
 export { parameterCase } from '../arbitraries/parameter-cases.js'
 export { argumentsWithProtoKey, callArguments, defaults, protoKeyedArguments, quiet, scenario } from '../arbitraries/scenario.js'

@@ -19,7 +19,7 @@ export interface ReusedSignalCase {
 
 export const signalReusedAfterAbort = custom(
   'CAN-1', 'a call made once its caller\'s signal aborted is ABORTED_BEFORE_DISPATCH and runs nothing, though the signal was live for earlier calls',
-  fc.record({ liveCalls: fc.integer({ min: 1, max: 2 }), agent: fc.boolean(), otherTool: fc.boolean() }),
+  fc.record<ReusedSignalCase>({ liveCalls: fc.integer({ min: 1, max: 2 }), agent: fc.boolean(), otherTool: fc.boolean() }),
   (c) => [
     'tools first and second; a pre-execute listener, a guard and a wrapper that each let the call through',
     `one caller signal: ${c.liveCalls} call(s) to first with it while it is live${c.agent ? ', for agent A' : ''}`,

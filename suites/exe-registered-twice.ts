@@ -18,7 +18,7 @@ export interface TwiceCase {
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `inner${i}`)
 
-export const twiceRegisteredCase: fc.Arbitrary<TwiceCase> = fc.record({ between: fc.integer({ min: 1, max: 2 }), scoped: fc.boolean() })
+const twiceRegisteredCase: fc.Arbitrary<TwiceCase> = fc.record({ between: fc.integer({ min: 1, max: 2 }), scoped: fc.boolean() })
 
 const story = (c: TwiceCase): string[] => [
   `tool target; wrapper audit registered, then ${names(c.between).join(', ')}, then audit again${c.scoped ? ' for agent A (with the scopes profile)' : ''}`,

@@ -19,7 +19,7 @@ export interface UnreadableInputCase {
 
 export const unreadableInput = custom(
   'MODE-2', 'executionMode never throws, even for an input a field of which throws when read',
-  fc.record({
+  fc.record<UnreadableInputCase>({
     field: fc.oneof(fc.constant('every field' as const), fc.constantFrom(...FIELDS)),
     typeError: fc.boolean(),
   }),

@@ -34,7 +34,7 @@ export function reusedDecision(id: keyof typeof CHANGES) {
     id,
     `a decision object returned again, changed in place since the call it allowed, is read anew: now ${
       id === 'PRE-2' ? 'a deny' : 'malformed'}, it ends the call before its body`,
-    fc.record({ change: fc.nat(changes(id).length - 1), async: fc.boolean(), delegatedTo: fc.boolean() }),
+    fc.record<ReusedDecisionCase>({ change: fc.nat(changes(id).length - 1), async: fc.boolean(), delegatedTo: fc.boolean() }),
     (c) => [
       'tool target',
       `${c.delegatedTo ? 'a pre-execute listener that delegates, then ' : ''}a pre-execute listener answering ${

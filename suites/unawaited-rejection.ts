@@ -21,7 +21,7 @@ export function lateRejection(id: 'PRE-4' | 'PST-3') {
   const stage = id === 'PRE-4' ? 'pre-execute' : 'post-execute'
   return custom(
     id, `an inner ${stage} listener that rejects after the outer one decided without awaiting next() ends the call in error`,
-    fc.record({ pauses: fc.integer({ min: 1, max: 3 }), typeError: fc.boolean() }),
+    fc.record<LateRejectionCase>({ pauses: fc.integer({ min: 1, max: 3 }), typeError: fc.boolean() }),
     (c) => [
       'tool target, whose body returns { ok: true }',
       `${stage} #0 calls next() without awaiting it and ${id === 'PRE-4' ? 'allows' : 'accepts'} at once`,

@@ -134,6 +134,18 @@ describe('the value codec', () => {
     expect({ message: (value.error as Error).message, code: (value.error as { code?: string }).code }).toEqual({ message: 'bad', code: 'E_BAD' })
   })
 
+  it('an array of a class of its own, or with no prototype, is still an array and still not a plain one', () => {
+    const { send } = linkedPair()
+    class Rows extends Array<number> {}
+    const bare = Object.setPrototypeOf([1], null) as unknown[]
+    const value = send({ rows: Rows.from([1, 2]), plain: [3], bare }) as Record<string, unknown[]>
+    expect(Object.values(value).map((array) => Array.isArray(array))).toEqual([true, true, true])
+    expect([...Array.prototype.values.call(value.rows!)]).toEqual([1, 2])
+    expect(Object.getPrototypeOf(value.rows).constructor.name).toBe('Rows')
+    expect(Object.getPrototypeOf(value.plain)).toBe(Array.prototype)
+    expect(Object.getPrototypeOf(value.bare)).toBeNull()
+  })
+
   it('functions are handles: a call runs the original with the arguments, and a throw crosses as a throw', () => {
     const { send, sendBack } = linkedPair()
     const seen: unknown[] = []

@@ -2,7 +2,7 @@
 import type { CodecHost, CodecState, EncodedProp, Integrity } from './wire-types.js'
 import type { Thing } from './handle-tables.js'
 import { ProtocolError } from './protocol-error.js'
-import { errorFromParts, prototypeFor } from './rebuilt-objects.js'
+import { arrayPrototypeFor, errorFromParts, prototypeFor } from './rebuilt-objects.js'
 
 /** One incoming value: `seen` objects resolve within it; integrity is applied once it is built. */
 export class Decoding {
@@ -99,8 +99,11 @@ export class Decoding {
 
   private shell(e: { $: string; [k: string]: unknown }): object {
     switch (e.$) {
-      case 'array':
-        return new Array((e.items as unknown[]).length)
+      case 'array': {
+        const array = new Array((e.items as unknown[]).length)
+        if (e.proto !== undefined) Object.setPrototypeOf(array, e.proto === 'null' ? null : arrayPrototypeFor(String((e.proto as { class?: unknown }).class)))
+        return array
+      }
       case 'date':
         return new Date(e.time as number)
       case 'regexp':

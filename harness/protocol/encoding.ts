@@ -65,7 +65,10 @@ export class Encoding {
     const { id } = this.codec.tables.send(object)
     this.seen.add(id)
     const base = { id, ...integrityOf(object), ...(types.isProxy(object) ? { proxy: true } : {}) }
-    if (Array.isArray(object)) return { $: 'array', ...base, ...this.arrayParts(object) }
+    if (Array.isArray(object)) {
+      const proto = prototypeName(object, Array.prototype)
+      return { $: 'array', ...base, ...(proto !== undefined ? { proto } : {}), ...this.arrayParts(object) }
+    }
     if (types.isDate(object)) return { $: 'date', ...base, time: (object as Date).getTime() }
     if (types.isRegExp(object)) return { $: 'regexp', ...base, source: (object as RegExp).source, flags: (object as RegExp).flags }
     if (types.isMap(object)) return { $: 'map', ...base, entries: [...(object as Map<unknown, unknown>)].map(([k, v]) => [this.value(k), this.value(v)]) }
@@ -159,9 +162,10 @@ export function integrityOf(object: object): { integrity?: Integrity } {
   return {}
 }
 
-function prototypeName(object: object): 'null' | { class: string } | undefined {
+/** Undefined for a plain object's prototype (or `plain`: Array.prototype for an array); else what the other side rebuilds. */
+function prototypeName(object: object, plain: object = Object.prototype): 'null' | { class: string } | undefined {
   const proto = Object.getPrototypeOf(object)
-  if (proto === Object.prototype) return undefined
+  if (proto === plain) return undefined
   if (proto === null) return 'null'
   let name = 'Object'
   try {

@@ -25,6 +25,9 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { concludingPrograms } from './ctx-concluding-programs.js'
+import { alongside } from './with-direct.js'
+import { nestedContexts } from './ctx-nested-contexts.js'
+import { contextsAfterPost } from './ctx-after-post.js'
 
 const deferring = tool().chain((t) =>
   fc.array(
@@ -180,7 +183,7 @@ function concludedThenFinalized(s: Scenario, model: ToolSpec): Scenario {
 const signalReplacedAbove = (s: Scenario): Scenario => ({ ...s, wrappers: [{ timing: 'sync', action: { kind: 'replace-signal' } }, ...s.wrappers] })
 
 export default [
-  judged(
+  alongside(alongside(judged(
     'CTX-1',
     'contexts passed to deferContext appear, in order, in the outcome\'s additionalContexts, on success and on a ' +
       'tool error alike — also when post-execute replaces the result',
@@ -194,7 +197,7 @@ export default [
       .chain(nowAndThenWith(madeUpResults, madeUpAfterTheBody, 3))
       .chain(nowAndThen(deferringImage))
       .chain(nowAndThenWith(progressRun, deferringMany)),
-  ),
+  ), nestedContexts, { inner: ['succeeds', 'throws'] }), contextsAfterPost, { changes: ['value', 'block', 'content'] }),
   judged(
     'CTX-2', 'concludesTurn is true if and only if the outcome is a success of a call whose body concluded (itself, or by forwarding a nested conclusion)',
     fc.oneof(

@@ -24,6 +24,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { ToolDefinition } from '../harness/contract/spec.js'
 import type { RegistryUnderTest, ScopeOption } from '../harness/contract/adapter.js'
+import { disposedInOneLayer, twoLayersStory } from './def-two-layers.js'
 
 /**
  * In half of DEF-5's cases the tool declares richer parameters (overlapping oneOf branches, enums,
@@ -53,16 +54,27 @@ function emptyArgumentsFirst(s: Scenario): Scenario {
 
 /**
  * In a third of DEF-5's cases a tool of its own, `limited`, made with defineTool like the case's,
- * takes a required `path` and an optional integer `limit`; no hook stands in the way, and it is
- * called last three times: with `limit: null` (optional is not nullable), without `limit`, and with
- * `limit: 2.5` (a number, not an integer). Drawn last.
+ * takes a required `path`, an optional integer `limit` and optional `opts` that allow no key but
+ * `depth`; no hook stands in the way, and it is called last four times: with `limit: null`
+ * (optional is not nullable), without `limit`, with `limit: 2.5` (a number, not an integer), and
+ * with `opts` holding a key it does not declare (a key a validator that prunes would drop). Drawn last.
  */
-const OPTIONAL_LIMIT: ValueDesc = { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] }
+const OPTIONAL_LIMIT: ValueDesc = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    limit: { type: 'integer' },
+    opts: { type: 'object', properties: { depth: { type: 'integer' } }, additionalProperties: false },
+  },
+  required: ['path'],
+}
 function withOptionalLimit(s: Scenario): Scenario {
   const model = s.tools[0]
   if (!model || s.tools.some((t) => t.name === 'limited')) return s
   const limited = toolOfItsOwn(model, 'limited', { parameters: OPTIONAL_LIMIT, define: true })
-  const limits: ValueDesc[] = [{ path: 'notes.txt', limit: null }, { path: 'notes.txt' }, { path: 'notes.txt', limit: 2.5 }]
+  const limits: ValueDesc[] = [
+    { path: 'notes.txt', limit: null }, { path: 'notes.txt' }, { path: 'notes.txt', limit: 2.5 }, { path: 'notes.txt', opts: { depth: 1, extra: true } },
+  ]
   const calls = limits.map((args): CallSpec => ({ tool: 'limited', args }))
   return { ...s, tools: [...s.tools, limited], pre: [], guards: [], wrappers: [], post: [], calls: [...s.calls, ...calls] }
 }
@@ -284,6 +296,7 @@ export default [
       `${c.name} is called${c.scoped ? ' as agent A' : ''}; its first registration is disposed; it is called again`,
       ...(c.twice ? [`the disposer is called a second time at once, and ${c.name} is called again`] : []),
       ...(c.again ? [`${c.name} is registered anew, called, the first disposer is called again, and ${c.name} is called once more`] : []),
+      twoLayersStory(c.name, c.scoped),
     ],
     async (ctx, c) => {
       const registry = await ctx.registry()
@@ -293,6 +306,7 @@ export default [
       } finally {
         await busy?.()
       }
+      await disposedInOneLayer(ctx, c.name, c.scoped)
     },
   ),
 

@@ -23,9 +23,11 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { withDirect } from './with-direct.js'
+import { alongside, bothDirect, withDirect } from './with-direct.js'
+import { sharedCallerSignal } from './exe-shared-caller-signal.js'
 import { cachedResult } from './exe-cached-result.js'
 import { disposedSecondRegistration } from './exe-registered-twice.js'
+import { overlappingCalls } from './exe-overlapping-calls.js'
 
 const wrappers = (min: number, filter: (w: WrapperSpec) => boolean = () => true) => fc.array(wrapper.filter(filter), { minLength: min, maxLength: 3 })
 /**
@@ -181,8 +183,8 @@ export default [
       .chain(nowAndThen(scopedFirst))
       .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2))
       .chain(nowAndThenWith(nothings, returnsNothingInnermost, 3)),
-  ), disposedSecondRegistration, { everyLast: 4 }),
-  withDirect(judged(
+  ), bothDirect(disposedSecondRegistration, overlappingCalls), { everyLast: 4 }),
+  alongside(withDirect(judged(
     'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',
     scenario({
       ...quiet,
@@ -193,7 +195,7 @@ export default [
       ),
       calls: { abortScheduled: 100 },
     }),
-  ), replacementArrives, { scenario: 1, direct: 1 }),
+  ), replacementArrives, { scenario: 1, direct: 1 }), sharedCallerSignal, { calls: 3 }),
   judged(
     'EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome',
     scenario({

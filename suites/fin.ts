@@ -34,6 +34,8 @@ import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolDefinition } from '../harness/contract/spec.js'
+import { alongside } from './with-direct.js'
+import { agentlessAsk } from './fin-agentless-ask.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   fc.uniqueArray(
@@ -173,7 +175,7 @@ export default [
       if (content !== '[{"type":"text","text":"first"}]') ctx.fail(`the content ${content} was not rendered by the entry definition's output`)
     },
   ),
-  judged(
+  alongside(judged(
     'FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry',
     scenario({
       tools: finalizing(finalizer),
@@ -182,7 +184,7 @@ export default [
       post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
     }).chain(nowAndThen(withNestedFinalized)).chain(nowAndThen(throwingFinalizerTwice)).chain(nowAndThen(inBothModes)),
-  ),
+  ), agentlessAsk, { approvals: ['allowed-once', 'rejected', 'none'], post: true }),
   judged(
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',
     scenario({

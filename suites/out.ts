@@ -27,7 +27,10 @@ import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { projectedOnce } from './out-projected-once.js'
 import { outputSnapshotOnce } from './out-snapshot-once.js'
-import { withDirect } from './with-direct.js'
+import { alongside, withDirect } from './with-direct.js'
+import { throwingMeta } from './out-throwing-meta.js'
+import { arraySubclass } from './out-array-subclass.js'
+import { adjacentText } from './out-adjacent-text.js'
 
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })
 /** Half the time the render always succeeds, so an invalid value that slipped through would show as a success. */
@@ -364,7 +367,7 @@ const returningExtraKey = (s: Scenario, key: string): Scenario => ({
 })
 
 export default [
-  withDirect(judged(
+  alongside(withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
       .chain(nowAndThenWith(boxedValue, returningValue))
@@ -375,8 +378,8 @@ export default [
       .chain(nowAndThenWith(fc.constantFrom(...SHARED_OUTPUTS), returningShared))
       .chain(nowAndThenWith(stringifiable, returningStringifiable))
       .chain(nowAndThenWith(longList, returningLongList, 2)),
-  ), outputSnapshotOnce, { scenario: 2, direct: 1 }),
-  withDirect(judged(
+  ), outputSnapshotOnce, { scenario: 2, direct: 1 }), arraySubclass, { where: ['nested', 'top'] }),
+  alongside(alongside(withDirect(judged(
     'OUT-2',
     'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT',
     scenario({
@@ -386,7 +389,7 @@ export default [
     }).chain(nowAndThenWith(notPlain, withNotPlainMeta)).chain(nowAndThenWith(falsy, withFalsyValue))
       .chain(nowAndThenWith(unserialisable, withSmuggledBlockField)).chain(nowAndThen(emptyCard))
       .chain(nowAndThenWith(keepingTheValue, contentReplaced)).chain(nowAndThen(withSpreadOptions)),
-  ), projectedOnce, { everyLast: 4 }),
+  ), projectedOnce, { everyLast: 4 }), throwingMeta, { thrown: ['an Error', 'a string'] }), adjacentText, { texts: ['Report\n', 'all good', ''] }),
   judged(
     'OUT-3', 'a body that throws becomes an error outcome whose content is model-readable text',
     scenario({ ...quiet, tools: one(throwingTool) }).chain(nowAndThenWith(ownBlocks, throwingWithBlocks))

@@ -29,7 +29,8 @@ import {
 import { judged } from '../harness/property/scenario-property.js'
 import { postOverridden } from './overriding.js'
 import { lateRejection } from './unawaited-rejection.js'
-import { bothDirect, withDirect } from './with-direct.js'
+import { alongside, bothDirect, withDirect } from './with-direct.js'
+import { emptyBlock } from './pst-empty-block.js'
 
 const isValidContext = (c: ValueDesc) => isLosslessDesc(c) && (jsonOf(c) as { role?: unknown }).role === 'user'
 const schemaMisfit = invalidOutput.filter((o) => isLosslessDesc(o.value)).map((o) => o.value)
@@ -220,7 +221,7 @@ const nearlyAcceptFirst = (s: Scenario, value: ValueDesc): Scenario => (s.post[0
 })
 
 export default [
-  judged(
+  alongside(judged(
     'PST-1', 'post-execute listeners see the result frozen and may accept, replace content, replace value (re-validated, re-rendered) or block',
     fc.oneof(
       {
@@ -245,7 +246,7 @@ export default [
         }),
       },
     ),
-  ),
+  ), emptyBlock, { bodies: ['succeeds', 'throws'] }),
   judged(
     'PST-2', 'no resurrection: a post-execute listener cannot turn an error outcome into a success',
     scenario({

@@ -16,6 +16,7 @@ import {
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import type { RegistryUnderTest, ToolDefinition } from '../harness/contract/adapter.js'
+import { caseNamesStory, listedDespiteCase } from './sch-case-names.js'
 
 const HOST_FIELDS = ['execute', 'output', 'finalizeContent', 'timeoutMs', 'isConcurrencySafe', 'presentCall', 'presentResult']
 
@@ -217,6 +218,7 @@ export default [
       'each definition gains a field lateField after registration; schemas() is read, and with the scopes profile schemas({ agent }) for A and for B',
       ...(registeredLater ? [`then a global tool ${LATE} is registered, and each listing is read again`] : []),
       ...(shadowDisposed ? [`then the global ${cases[0]!.name} is disposed, and each listing is read again`] : []),
+      caseNamesStory(cases[0]!.name),
     ],
     async (ctx, { cases: all, registeredLater, shadowDisposed }) => {
       const scopes = ctx.adapter.profiles.includes('scopes')
@@ -239,6 +241,7 @@ export default [
         }
       }
       if (shadowDisposed) listedAfterDisposal(ctx, registry, scopes, cases, registered[0]!.dispose)
+      await listedDespiteCase(ctx, all[0]!.name)
       if (!registeredLater || cases.some((c) => c.name === LATE)) return
       registry.register(liveTool(LATE))
       for (const { whose, read } of listings(registry, scopes)) {

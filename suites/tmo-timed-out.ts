@@ -6,13 +6,10 @@
 import fc from 'fast-check'
 import { codeOf, input, type CustomContext } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { isRemote, nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
+import { nowAndThen, nowAndThenWith } from '../harness/property/vocabulary.js'
 import type { ToolExecutionResult, UserMessage } from '../harness/contract/spec.js'
-import type { ConformanceAdapter, RegistryUnderTest } from '../harness/contract/adapter.js'
-import { abortOf, sleep } from './real-time.js'
-
-/** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
-export const DELIVERY_GRACE_MS = 2_000
+import type { RegistryUnderTest } from '../harness/contract/adapter.js'
+import { abortDelivered, abortOf, DELIVERY_GRACE_MS, sleep } from './real-time.js'
 
 /** A case of TMO-2; in a third of them the calls share one caller signal, and in a third a wrapper replaces the signal. */
 export interface TimedOutCase {
@@ -119,16 +116,6 @@ const PROGRESS: UserMessage = { role: 'user', content: [{ type: 'text', text: 's
 const PROGRESS_TIMEOUT_MS = 60
 /** The shortest deadline a body overruns by half: half of it is slack enough for a policy that arms its timer a little late. */
 const OVERRUN_MIN_MS = 20
-
-/**
- * Waits for an abort that may still be on its way: across a process boundary for as long as
- * DELIVERY_GRACE_MS, in process for two turns of the event loop (a relay through setImmediate).
- */
-async function abortDelivered(adapter: ConformanceAdapter, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return
-  if (isRemote(adapter)) return void (await Promise.race([abortOf(signal), sleep(DELIVERY_GRACE_MS)]))
-  for (let turn = 0; turn < 2 && !signal.aborted; turn++) await new Promise((resolve) => setImmediate(resolve))
-}
 
 /** Once, while the first call to slow waits at a pre-execute listener: slow disposed of and registered again, with no timeoutMs. */
 function registerAgainAtGate(registry: RegistryUnderTest, dispose: () => void, body: unknown): void {

@@ -4,8 +4,8 @@ import { codeOf, custom, input, type CustomContext } from '../harness/property/c
 import { liveTool } from '../harness/property/sample-tools.js'
 import { nowAndThen } from '../harness/property/vocabulary.js'
 import type { ToolExecutionResult } from '../harness/contract/spec.js'
-import { sleep } from './real-time.js'
-import { checkTimedOut, DELIVERY_GRACE_MS, timedOutCase, timedOutStory } from './tmo-timed-out.js'
+import { DELIVERY_GRACE_MS, sleep } from './real-time.js'
+import { checkTimedOut, timedOutCase, timedOutStory } from './tmo-timed-out.js'
 
 /** A case of TMO-1; in a third of them, a check of a shadowing agent's tool too, and in a third a nested call's. */
 interface DeadlineCase { timeoutMs: number; overrunMs: number; withPolicy: boolean; shadowing?: true; nested?: true; redefined?: true }

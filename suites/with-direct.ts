@@ -5,7 +5,7 @@
  * scenario (replay validates it as one); a direct case is `{ direct: … }`.
  */
 import fc from 'fast-check'
-import type { ConformanceProperty } from '../harness/property/property.js'
+import type { CaseOutcome, ConformanceProperty } from '../harness/property/property.js'
 import { DIRECT_CASE_PROPERTIES, SCENARIO_PROPERTIES } from '../harness/property/scenario-property.js'
 import { type Scenario } from '../harness/property/vocabulary.js'
 
@@ -47,6 +47,33 @@ export function withDirect<D>(
 }
 
 /**
+ * A direct check of one fixed case, run after every scenario case that found nothing, on a registry
+ * of its own: it takes no share from the scenarios (each is drawn and judged as before), and a
+ * saved scenario replays with it. Like every direct case, it runs only where the adapter declares
+ * no seams (a seam declaration runs the scenarios alone).
+ */
+export function alongside<C, D>(judged: ConformanceProperty<C>, direct: ConformanceProperty<D>, fixed: D): ConformanceProperty<C> {
+  if (judged.id !== direct.id) throw new Error(`alongside(): ${judged.id} and ${direct.id} are different clauses`)
+  const property: ConformanceProperty<C> = {
+    ...judged,
+    async run(adapter, testCase, scheduler) {
+      const outcome = await judged.run(adapter, testCase, scheduler)
+      if (adapter.seams !== undefined || settled(outcome)) return outcome
+      return direct.run(adapter, fixed, scheduler)
+    },
+    story: (testCase) => [
+      ...(judged.story?.(testCase) ?? []),
+      'and, where that found nothing, on a registry of its own:', ...(direct.story?.(fixed) ?? []),
+    ],
+  }
+  SCENARIO_PROPERTIES.add(property as ConformanceProperty)
+  if (DIRECT_CASE_PROPERTIES.has(judged as ConformanceProperty)) DIRECT_CASE_PROPERTIES.add(property as ConformanceProperty)
+  return property
+}
+
+const settled = (outcome: CaseOutcome) => outcome.violations.length > 0 || outcome.adapterError !== undefined || outcome.implementationEnded
+
+/**
  * Two direct checks of one clause run in every direct case, one after the other, each on its own
  * registry (the second only when the first found nothing): both keep the whole direct share. A case
  * saved before the second check joined (the first's alone) still replays, as the first's.
@@ -61,8 +88,7 @@ export function bothDirect<A, B>(first: ConformanceProperty<A>, second: Conforma
       if (!isBoth(testCase)) return first.run(adapter, testCase, scheduler)
       const [a, b] = testCase.both
       const outcome = await first.run(adapter, a, scheduler)
-      const settled = outcome.violations.length > 0 || outcome.adapterError !== undefined || outcome.implementationEnded
-      return settled ? outcome : second.run(adapter, b, scheduler)
+      return settled(outcome) ? outcome : second.run(adapter, b, scheduler)
     },
     story: (testCase) => {
       if (!isBoth(testCase)) return first.story?.(testCase) ?? []

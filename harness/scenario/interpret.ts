@@ -477,10 +477,15 @@ class ScenarioRun {
 
   private guard(index: number, verdict: Scenario['guards'][number]['verdict'], attack?: Attack) {
     return (exec: ToolExecution): string | undefined => {
+      const again = this.events.some((e) => e.ev === 'enter' && e.stage === 'guard' && e.index === index && e.call === this.keyOf(exec))
       const call = this.enter('guard', exec, index)
       this.attack('guard', call, 'exec', exec, attack?.exec)
       this.leave('guard', call, index)
-      if (verdict.kind === 'throws') throw this.thrown('toolreg: guard throws')
+      // A throw is the guard's answer to the call: asked again (a retry), it has nothing against it.
+      if (verdict.kind === 'throws') {
+        if (again) return undefined
+        throw this.thrown('toolreg: guard throws')
+      }
       return verdict.kind === 'pass' ? undefined : (buildValue(verdict.value) as string | undefined)
     }
   }

@@ -107,7 +107,8 @@ const once = (hook: { disposesSelf?: true }) => (hook.disposesSelf ? ' (disposes
 
 const timed = (timing: string) => (timing === 'await' ? ' after a scheduler point' : '')
 
-const verdict = (v: GuardSpec['verdict']) => (v.kind === 'returns' ? `returns ${showValue(v.value)}` : v.kind === 'pass' ? 'passes' : 'throws')
+const verdict = (v: GuardSpec['verdict']) =>
+  (v.kind === 'returns' ? `returns ${showValue(v.value)}` : v.kind === 'pass' ? 'passes' : 'throws (asked again in the same call, passes)')
 
 function approval(spec: ApprovalSpec | undefined): string {
   if (!spec) return 'approval: none configured'

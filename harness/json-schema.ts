@@ -46,7 +46,8 @@ export function protocolAjv(): AjvInstance {
  * cost every child some 20 ms of CPU.
  */
 export function valueAjv({ checkSchemas = true } = {}): AjvInstance {
-  return new Ajv({ strict: false, validateFormats: false, allErrors: false, validateSchema: checkSchemas })
+  // ownProperties: a JSON object holds its own keys only; `required: ['constructor']` is not met by what {} inherits.
+  return new Ajv({ strict: false, validateFormats: false, allErrors: false, validateSchema: checkSchemas, ownProperties: true })
 }
 
 /** The first error of a failed validation, as "<path> <message>". */

@@ -57,7 +57,9 @@ function emptyArgumentsFirst(s: Scenario): Scenario {
  * takes a required `path`, an optional integer `limit` and optional `opts` that allow no key but
  * `depth`; no hook stands in the way, and it is called last four times: with `limit: null`
  * (optional is not nullable), without `limit`, with `limit: 2.5` (a number, not an integer), and
- * with `opts` holding a key it does not declare (a key a validator that prunes would drop). Drawn last.
+ * with `opts` holding a key it does not declare (a key a validator that prunes would drop). Beside
+ * it `keyed`, whose one required key is named like a member every object inherits (`constructor`),
+ * called with {} and then with that key. Drawn last.
  */
 const OPTIONAL_LIMIT: ValueDesc = {
   type: 'object',
@@ -68,15 +70,21 @@ const OPTIONAL_LIMIT: ValueDesc = {
   },
   required: ['path'],
 }
+const INHERITED_NAME_REQUIRED: ValueDesc = { type: 'object', properties: { constructor: { type: 'string' } }, required: ['constructor'] }
+const KEYED_ARGS: ValueDesc[] = [{}, { constructor: 'x' }]
 function withOptionalLimit(s: Scenario): Scenario {
   const model = s.tools[0]
-  if (!model || s.tools.some((t) => t.name === 'limited')) return s
+  if (!model || s.tools.some((t) => t.name === 'limited' || t.name === 'keyed')) return s
   const limited = toolOfItsOwn(model, 'limited', { parameters: OPTIONAL_LIMIT, define: true })
   const limits: ValueDesc[] = [
     { path: 'notes.txt', limit: null }, { path: 'notes.txt' }, { path: 'notes.txt', limit: 2.5 }, { path: 'notes.txt', opts: { depth: 1, extra: true } },
   ]
-  const calls = limits.map((args): CallSpec => ({ tool: 'limited', args }))
-  return { ...s, tools: [...s.tools, limited], pre: [], guards: [], wrappers: [], post: [], calls: [...s.calls, ...calls] }
+  const keyed = toolOfItsOwn(model, 'keyed', { parameters: INHERITED_NAME_REQUIRED, define: true })
+  const calls = [
+    ...limits.map((args): CallSpec => ({ tool: 'limited', args })),
+    ...KEYED_ARGS.map((args): CallSpec => ({ tool: 'keyed', args })),
+  ]
+  return { ...s, tools: [...s.tools, limited, keyed], pre: [], guards: [], wrappers: [], post: [], calls: [...s.calls, ...calls] }
 }
 
 /**

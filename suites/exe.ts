@@ -25,6 +25,8 @@ import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { alongside, bothDirect, withDirect } from './with-direct.js'
 import { sharedCallerSignal } from './exe-shared-caller-signal.js'
+import { fallbackSuccess } from './exe-fallback-success.js'
+import { signalLikeReplacement } from './exe-signal-like-replacement.js'
 import { cachedResult } from './exe-cached-result.js'
 import { disposedSecondRegistration } from './exe-registered-twice.js'
 import { overlappingCalls } from './exe-overlapping-calls.js'
@@ -184,7 +186,7 @@ export default [
       .chain(nowAndThen(firstDisposingSelf('wrappers', { action: { kind: 'pass' } }), 2))
       .chain(nowAndThenWith(nothings, returnsNothingInnermost, 3)),
   ), bothDirect(disposedSecondRegistration, overlappingCalls), { everyLast: 4 }),
-  alongside(withDirect(judged(
+  alongside(alongside(withDirect(judged(
     'EXE-2', 'a replacement signal reaches the body and cannot hide cancellation: when the caller\'s signal aborts, the body\'s signal aborts too',
     scenario({
       ...quiet,
@@ -195,7 +197,7 @@ export default [
       ),
       calls: { abortScheduled: 100 },
     }),
-  ), replacementArrives, { scenario: 1, direct: 1 }), sharedCallerSignal, { calls: 3 }),
+  ), replacementArrives, { scenario: 1, direct: 1 }), sharedCallerSignal, { calls: 3 }), signalLikeReplacement, { claimsAborted: [false, true] }),
   judged(
     'EXE-3', 'a wrapper that throws or rejects ends the call with an error outcome',
     scenario({
@@ -210,7 +212,7 @@ export default [
       post: fc.array(postListener, { maxLength: 1 }),
     }).chain(nowAndThenWith(answerShaped, throwingAnswers, 2)),
   ),
-  withDirect(judged(
+  alongside(withDirect(judged(
     'EXE-4', 'a success a wrapper makes up is validated against output.schema and rendered like a body\'s value',
     scenario({
       ...quiet,
@@ -219,5 +221,5 @@ export default [
       wrappers: wrappers(1).filter((ws) => ws.some((w) => w.action.kind === 'made-up')),
     }).chain(nowAndThen(frozenMadeUp, 3)).chain(nowAndThen(madeUpWithContent)).chain(nowAndThen(madeUpWithMeta))
       .chain(nowAndThen(madeUpForAShadowingTool)),
-  ), cachedResult),
+  ), cachedResult), fallbackSuccess, { failures: ['throws an Error', 'rejects with a string'] }),
 ]

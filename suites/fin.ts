@@ -36,6 +36,7 @@ import { liveTool } from '../harness/property/sample-tools.js'
 import type { JsonValue, ToolDefinition } from '../harness/contract/spec.js'
 import { alongside } from './with-direct.js'
 import { agentlessAsk } from './fin-agentless-ask.js'
+import { oddArguments } from './fin-odd-arguments.js'
 
 const finalizing = (f: fc.Arbitrary<FinalizeSpec>, scoped = true) =>
   fc.uniqueArray(
@@ -175,7 +176,7 @@ export default [
       if (content !== '[{"type":"text","text":"first"}]') ctx.fail(`the content ${content} was not rendered by the entry definition's output`)
     },
   ),
-  alongside(judged(
+  alongside(alongside(judged(
     'FIN-2', 'finalizeContent is invoked exactly once for every outcome of a call whose tool was visible at entry',
     scenario({
       tools: finalizing(finalizer),
@@ -184,7 +185,7 @@ export default [
       post: fc.oneof(defaults.post, blockingLast),
       calls: { max: 2, abortAtEntry: 15, abortScheduled: 15, agents: true, unknownNames: true },
     }).chain(nowAndThen(withNestedFinalized)).chain(nowAndThen(throwingFinalizerTwice)).chain(nowAndThen(inBothModes)),
-  ), agentlessAsk, { approvals: ['allowed-once', 'rejected', 'none'], post: true }),
+  ), agentlessAsk, { approvals: ['allowed-once', 'rejected', 'none'], post: true }), oddArguments, { args: ['a BigInt inside', 'null'] }),
   judged(
     'FIN-3', 'the finalizer gets the frozen result; undefined keeps the content, blocks replace only content, and contexts stay even when it throws',
     scenario({

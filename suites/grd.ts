@@ -8,7 +8,9 @@ import { custom } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { disposedGuardAgain } from './grd-disposed.js'
 import { deniedWhenRegisteredLater, deniedWhenRegisteredTwice, laterDenialStory, twiceRegisteredStory } from './grd-registered-later.js'
-import { bothDirect, withDirect } from './with-direct.js'
+import { alongside, bothDirect, withDirect } from './with-direct.js'
+import { grantedThenThrow } from './grd-granted-throw.js'
+import { programGuarded } from './grd-program-guarded.js'
 import { emptyAnswer } from './grd-empty-answer.js'
 
 /** A guard returning a falsy value other than undefined, or `true` (no string either): it denies all the same (GRD-1). */
@@ -52,7 +54,7 @@ const bodiesRun = (trace: Trace) => new Set(trace.events.flatMap((e) => (e.ev ==
 const runtimeErrorAtTheGuards = (s: Scenario, thrown: ValueDesc): Scenario => ({ ...withBuiltInThrows(s, thrown), pre: [] })
 
 export default [
-  withDirect(judged(
+  alongside(withDirect(judged(
     'GRD-1', 'guards run after the final allow and before dispatch; any return other than undefined denies',
     // Listeners that decide well (a denial now and then): most calls reach the guards, odd verdicts among them.
     fc.oneof(
@@ -75,7 +77,7 @@ export default [
         calls: { max: 2 },
       }),
     ),
-  ), bothDirect(disposedGuardAgain, emptyAnswer), { scenario: 5, direct: 1 }),
+  ), bothDirect(disposedGuardAgain, emptyAnswer), { scenario: 5, direct: 1 }), programGuarded, { modes: ['code', 'both'] }),
 
   custom(
     'GRD-2', 'adding a guard, or a listener that only denies, can only remove executions',
@@ -118,7 +120,7 @@ export default [
     },
   ),
 
-  judged(
+  alongside(judged(
     'GRD-3', 'a guard that throws denies (fail-closed)',
     scenario({
       guards: fc.array(
@@ -126,5 +128,5 @@ export default [
         { minLength: 1, maxLength: 2 },
       ).filter((g) => g.some((x) => x.verdict.kind === 'throws')),
     }).chain(nowAndThenWith(builtInThrown, runtimeErrorAtTheGuards, 2)),
-  ),
+  ), grantedThenThrow, { thrown: ['an Error', 'a string'] }),
 ]

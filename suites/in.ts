@@ -41,7 +41,8 @@ import {
 import { custom, input } from '../harness/property/custom-property.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { withDirect } from './with-direct.js'
+import { alongside, withDirect } from './with-direct.js'
+import { undefinedMembers } from './in-undefined-members.js'
 import { checkShifting, shiftingCase, shiftingStory, type ShiftingCase } from './in-snapshot-once.js'
 import type { ToolExecution } from '../harness/contract/spec.js'
 
@@ -224,7 +225,7 @@ export default [
       .chain(nowAndThen(argumentsObjectChanged)),
   ), sameExecution, { scenario: 3, direct: 2 }),
 
-  judged(
+  alongside(judged(
     'IN-2', 'arguments that are not lossless JSON end the call before any listener, approval, guard, wrapper or body runs',
     scenario({
       pre: defaults.pre,
@@ -232,7 +233,7 @@ export default [
       wrappers: defaults.wrappers,
       calls: { args: poisoned, max: 2 },
     }).chain(nowAndThen(withoutArguments)).chain(nowAndThen(withSparseArguments)).chain(nowAndThen(withLookalikesDeep)),
-  ),
+  ), undefinedMembers, { where: ['a nested key', 'an array item', 'a top-level key'] }),
 
   judged(
     'IN-3', 'each execution gets a fresh token — a nested one too — and every stage of one call sees the same token',

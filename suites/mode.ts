@@ -185,9 +185,9 @@ function oneToolByArguments(c: BatchCase): BatchCase {
 }
 
 /**
- * A batch of one call first, on the same signal, and then this batch, one call at a time, whose
- * signal aborts as one of its first bodies starts, before its last call: the abort stops the second
- * batch as it would the first.
+ * A batch of one call first, on the same signal and with a wider pool, and then this batch, one
+ * call at a time, whose signal aborts as one of its first bodies starts, before its last call: the
+ * abort stops the second batch as it would the first, and the first batch's pool bound is not this one's.
  */
 function afterAnotherBatch(c: BatchCase): BatchCase {
   const { abortedBefore: _before, ...rest } = c
@@ -225,7 +225,9 @@ function batchStory(c: BatchCase): string[] {
     ? `tool either_tool, whose classifier reads its arguments: ${safe ? 'parallel-safe' : 'exclusive'} by them, a`
     : !safe ? 'an exclusive' : c.twoSafeTools && i % 2 ? 'a parallel-safe (second tool)' : 'a parallel-safe')
   return [
-    ...(c.afterAnotherBatch ? ['first a batch of one parallel-safe call that never awaits, run to its end on the same signal'] : []),
+    ...(c.afterAnotherBatch
+      ? [`first a batch of one parallel-safe call that never awaits, maxParallel ${c.maxParallel + 2}, run to its end on the same signal`]
+      : []),
     `a batch of ${c.calls.length} call(s), maxParallel ${c.maxParallel}, ${signal}`,
     ...c.calls.map((call, i) => `call b${i}${caller(i)}: ${kind(call.safe, i)} body that ${waits(call.awaits)}`),
     ...(c.repeatsFirst ? [`the last call is b0's input object handed again, callId and all`] : []),
@@ -313,7 +315,8 @@ export default [
         // A tool of its own: the first batch's body must not count towards this batch's abort.
         registry.register(liveTool('first_batch_tool', { isConcurrencySafe: () => true }))
         const before = { callId: 'first-batch', name: 'first_batch_tool', arguments: {}, signal: new AbortController().signal }
-        await ctx.scheduler.waitFor(registry.runBatch([before], { maxParallel: c.maxParallel, signal: batchAbort.signal }))
+        // With a wider pool than this batch's: a pool kept from the first batch overlaps this one beyond its bound.
+        await ctx.scheduler.waitFor(registry.runBatch([before], { maxParallel: c.maxParallel + 2, signal: batchAbort.signal }))
       }
       if (c.abortedBefore) batchAbort.abort()
       const results = await ctx.scheduler.waitFor(registry.runBatch(

@@ -31,6 +31,7 @@ import { alongside, withDirect } from './with-direct.js'
 import { throwingMeta } from './out-throwing-meta.js'
 import { arraySubclass } from './out-array-subclass.js'
 import { adjacentText } from './out-adjacent-text.js'
+import { schemaCorners } from './out-schema-corners.js'
 
 const one = (arb: fc.Arbitrary<ToolSpec>) => fc.array(arb, { minLength: 1, maxLength: 1 })
 /** Half the time the render always succeeds, so an invalid value that slipped through would show as a success. */
@@ -367,7 +368,7 @@ const returningExtraKey = (s: Scenario, key: string): Scenario => ({
 })
 
 export default [
-  alongside(withDirect(judged(
+  alongside(alongside(withDirect(judged(
     'OUT-1', 'a value that is not lossless JSON or fails output.schema is INVALID_TOOL_OUTPUT, never a success',
     scenario({ ...quiet, tools: one(invalidValueTool), calls: { max: 2 } })
       .chain(nowAndThenWith(boxedValue, returningValue))
@@ -379,6 +380,7 @@ export default [
       .chain(nowAndThenWith(stringifiable, returningStringifiable))
       .chain(nowAndThenWith(longList, returningLongList, 2)),
   ), outputSnapshotOnce, { scenario: 2, direct: 1 }), arraySubclass, { where: ['nested', 'top'] }),
+  schemaCorners, { corners: ['a value shaped like a tool error', 'a closed object with no properties declared'] }),
   alongside(alongside(withDirect(judged(
     'OUT-2',
     'content and meta are the output\'s projections (a nested call may omit meta); one that throws or returns non-lossless JSON is INVALID_TOOL_OUTPUT',

@@ -23,7 +23,8 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { preMalformedOverridden, preThrowOverridden, preUnawaitedNext } from './overriding.js'
-import { bothDirect, withDirect } from './with-direct.js'
+import { alongside, bothDirect, withDirect } from './with-direct.js'
+import { fallbackChanged } from './pre-fallback-changed.js'
 import { reusedDecision } from './pre-reused-decision.js'
 import { lateRejection } from './unawaited-rejection.js'
 import { registeredAgain } from './pre-registered-again.js'
@@ -77,11 +78,11 @@ const prototypeNamedOften = fc.uniqueArray(
 )
 
 export default [
-  withDirect(judged(
+  alongside(withDirect(judged(
     'PRE-1', 'listeners run in registration order, each deciding or awaiting next(); when all delegate the decision is allow',
     scenario({ ...quiet, pre: listeners(preDecision({ malformed: 0, failing: 0 }), 0) })
       .chain(nowAndThen(firstDisposingSelf('pre', { decision: { kind: 'delegate' } }), 2)),
-  ), registeredAgain, { scenario: 2, direct: 1 }),
+  ), registeredAgain, { scenario: 2, direct: 1 }), fallbackChanged, { then: ['no listener', 'a listener that delegates'] }),
   withDirect(judged(
     'PRE-2', 'deny ends the call with an error outcome; no guard, wrapper or body runs',
     scenario({ pre: around(returns(deny)), perTool: deny }),

@@ -21,7 +21,12 @@ export async function listedDespiteCase(ctx: CustomContext, name: string): Promi
   if (other === name) return
   const registry = await ctx.registry()
   registry.register(liveTool(name))
-  registry.register(liveTool(other))
+  try {
+    registry.register(liveTool(other))
+  } catch {
+    // No clause makes a registry take a name that differs only in case: what it refused is not visible, nor listed.
+    return
+  }
   const names = registry.schemas().map((entry) => (entry as { name?: unknown }).name)
   for (const expected of [name, other]) {
     const times = names.filter((n) => n === expected).length

@@ -205,6 +205,16 @@ function listedAfterDisposal(
   }
 }
 
+/** What a caller may do to the array it was handed (one frozen refuses, and that is no fault). */
+function changedByCaller(listed: readonly unknown[]): void {
+  try {
+    ;(listed as unknown[]).reverse()
+    ;(listed as unknown[]).pop()
+  } catch {
+    // a frozen listing
+  }
+}
+
 /** Text for comparing projections; never throws (what is not lossless is SCH-2's, checked there). */
 const text = (value: unknown) => safeJson(value)
 
@@ -297,6 +307,7 @@ export default [
     (cases) => [
       ...toolsStory(cases),
       'the same tools registered on two registries; schemas() read twice on the first, once on the second',
+      'then the array one schemas() returned is changed by its caller (reversed, its last entry removed), and schemas() read again',
       'then each tool of the first, last registered first, is classified and called, and schemas() read again',
     ],
     async (ctx, cases) => {
@@ -307,6 +318,8 @@ export default [
       const a = text(first.schemas())
       if (a !== text(first.schemas())) ctx.fail('two calls to schemas() on one registry differ')
       if (a !== text(second.schemas())) ctx.fail('two registries with the same registrations project differently')
+      changedByCaller(first.schemas())
+      if (a !== text(first.schemas())) ctx.fail('schemas() differs once a caller changed an array an earlier schemas() returned')
       // Using the tools registers nothing: a table that reorders on lookup reorders the listing.
       for (const c of [...cases].reverse()) {
         first.executionMode(input(c.name))

@@ -9,7 +9,7 @@ import { codeOf, custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { alongside, withDirect } from './with-direct.js'
 import { registeredAfterUse } from './scp-registered-after-use.js'
-import { guardRegisteredTwice } from './scp-guard-twice.js'
+import { EVERY_PAIR, guardRegisteredTwice } from './scp-guard-twice.js'
 
 /** The same name registered globally and for one agent, so shadowing decides which body runs. */
 const shadowed = fc.tuple(tool(), tool(), fc.constantFrom<'A' | 'B'>('A', 'B')).map(([global, own, agent]): ToolSpec[] => [
@@ -85,12 +85,12 @@ export default [
     'SCP-1', 'a tool registered for agent A shadows a same-named global tool for A alone; others still see the global one',
     scenario({ ...quiet, tools: shadowed, calls: { max: 3, agents: true } }).chain(nowAndThenWith(nestedCallers, withNestedShadowCall, 2)),
   ), listedLayer, { scenario: 2, direct: 1 }), registeredAfterUse, { uses: ['call', 'schemas', 'executionMode'] }),
-  withDirect(judged(
+  alongside(judged(
     'SCP-2', 'a guard registered for agent A applies to A\'s calls only',
     scenario({
       ...quiet,
       guards: fc.array(guard.map((g) => ({ ...g, scope: g.scope ?? 'A' as const })), { minLength: 1, maxLength: 3 }),
       calls: { max: 3, agents: true },
     }),
-  ), guardRegisteredTwice, { everyLast: 3 }),
+  ), guardRegisteredTwice, EVERY_PAIR),
 ]

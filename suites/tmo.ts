@@ -94,7 +94,7 @@ export default [
         ? `tool slow, without timeoutMs: its body takes ${c.timeoutMs + c.overrunMs} ms`
         : `tool slow, timeoutMs ${c.timeoutMs}: its body takes ${c.timeoutMs + c.overrunMs} ms`,
       c.withPolicy ? 'the registry has the timeout policy (when the adapter offers it)' : 'the registry has no timeout policy',
-      'one call to slow',
+      `one call to slow, its arguments { timeoutMs: ${c.timeoutMs} } (arguments are the model's, no configuration)`,
       ...(c.shadowing ? [
         'then, where the adapter has scopes and the policy, in a registry of its own with the policy: a global tool slow ' +
           `with timeoutMs ${c.timeoutMs}, agent A's own slow without timeoutMs whose body takes ${c.timeoutMs + c.overrunMs} ms, one call to slow as agent A`,
@@ -122,7 +122,7 @@ export default [
         return { finished: true }
       }
       registry.register(withPolicy ? liveTool('slow', { execute: overrun as never }) : liveTool('slow', { timeoutMs: c.timeoutMs, execute: overrun as never }))
-      const result = await registry.execute(input('slow'))
+      const result = await registry.execute(input('slow', { timeoutMs: c.timeoutMs }))
       if (result.isError) ctx.fail(`the overrunning body ended as an error (${codeOf(registry, result)})`)
       if (bodySignal?.aborted) ctx.fail('the body\'s signal was aborted although no deadline applies')
     },

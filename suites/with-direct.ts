@@ -63,7 +63,7 @@ export function alongside<C, D>(judged: ConformanceProperty<C>, direct: Conforma
     },
     story: (testCase) => [
       ...(judged.story?.(testCase) ?? []),
-      'and, where that found nothing, on a registry of its own:', ...(direct.story?.(fixed) ?? []),
+      'then, if that found nothing and the adapter declares no seams, on a registry of its own:', ...(direct.story?.(fixed) ?? []),
     ],
   }
   SCENARIO_PROPERTIES.add(property as ConformanceProperty)

@@ -10,7 +10,8 @@ import type { JsonValue } from '../../harness/contract/spec.js'
 import validateDraft07 from './meta-validator.generated.js'
 
 const Ajv = AjvModule.default ?? AjvModule
-const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false })
+// ownProperties: a JSON object holds its own keys only; `required: ['constructor']` is not met by what {} inherits.
+const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false, ownProperties: true })
 const compiled = new Map<string, ValidateFunction>()
 const CACHE_LIMIT = 2000
 const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#'])

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { abortDelivered } from './real-time.js'
+import { abortDelivered, untilAborted } from './real-time.js'
 
 export interface SharedSignalCase {
   /** Calls in flight together, all carrying one caller signal. */
@@ -32,7 +32,7 @@ export const sharedCallerSignal = custom(
     registry.register(liveTool('waiter', {
       execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
         if (held.push(exec.signal) === c.calls) allStarted()
-        await new Promise<void>((resolve) => (exec.signal.aborted ? resolve() : exec.signal.addEventListener('abort', () => resolve(), { once: true })))
+        await untilAborted(exec.signal)
         return { stopped: true }
       }) as never,
     }))

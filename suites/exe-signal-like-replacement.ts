@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
-import { abortDelivered } from './real-time.js'
+import { abortDelivered, untilAborted } from './real-time.js'
 
 export interface SignalLikeCase {
   /** Whether the look-alike claims to be aborted already (a wrapper's own cancellation). */
@@ -46,7 +46,7 @@ export const signalLikeReplacement = custom(
         execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
           held = exec.signal
           started()
-          await new Promise<void>((resolve) => (exec.signal.aborted ? resolve() : exec.signal.addEventListener('abort', () => resolve(), { once: true })))
+          await untilAborted(exec.signal)
           return { stopped: true }
         }) as never,
       }))

@@ -24,6 +24,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { alongside, bothDirect, withDirect } from './with-direct.js'
+import { untilAborted } from './real-time.js'
 import { sharedCallerSignal } from './exe-shared-caller-signal.js'
 import { fallbackSuccess } from './exe-fallback-success.js'
 import { signalLikeReplacement } from './exe-signal-like-replacement.js'
@@ -149,7 +150,7 @@ const replacementArrives = custom(
       execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
         held = exec.signal
         started()
-        await new Promise<void>((resolve) => (exec.signal.aborted ? resolve() : exec.signal.addEventListener('abort', () => resolve(), { once: true })))
+        await untilAborted(exec.signal)
         return { stopped: true }
       }) as never,
     }))

@@ -7,6 +7,9 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Settles when `signal` aborts. */
 export const abortOf = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 
+/** Settles once `signal` is aborted: at once if it is already. */
+export const untilAborted = (signal: AbortSignal): Promise<void> => (signal.aborted ? Promise.resolve() : abortOf(signal))
+
 /** How late an abort may arrive at a body that ignores its signal, on a loaded machine. */
 export const DELIVERY_GRACE_MS = 2_000
 

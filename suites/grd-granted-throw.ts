@@ -32,10 +32,14 @@ export const grantedThenThrow = custom(
       let bodies = 0
       registry.register(liveTool('target', { execute: async () => (bodies++, { ok: true }) }))
       registry.onPreExecute(async () => ({ kind: 'ask' as const, reason: 'needs a human' }))
+      let asked = 0
       registry.guard(() => {
+        asked++
         throw thrown === 'an Error' ? new Error('the policy store is down') : 'the policy store is down'
       })
       const result = await registry.execute(input('target', {}, { callId: 'x-granted' }))
+      // A guard never asked after the grant is APR-3's finding (a granted approval bypassing the guards), not this clause's.
+      if (asked === 0) continue
       if (bodies > 0 || !result.isError) return ctx.fail(`after a granted ask, a guard that threw ${thrown} let the call ${bodies > 0 ? 'run' : 'succeed'}`)
     }
   },

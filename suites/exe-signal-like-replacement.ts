@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check'
 import { custom, input } from '../harness/property/custom-property.js'
-import { liveTool } from '../harness/property/sample-tools.js'
-import { abortDelivered, untilAborted } from './real-time.js'
+import { abortDelivered } from './real-time.js'
+import { registerWaiter } from './exe-waiter.js'
 
 export interface SignalLikeCase {
   /** Whether the look-alike claims to be aborted already (a wrapper's own cancellation). */
@@ -39,21 +39,12 @@ export const signalLikeReplacement = custom(
   async (ctx, c) => {
     for (const claimsAborted of c.claimsAborted) {
       const registry = await ctx.registry()
-      let held: AbortSignal | undefined
-      let started: () => void = () => undefined
-      const running = new Promise<void>((resolve) => (started = resolve))
-      registry.register(liveTool('waiter', {
-        execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-          held = exec.signal
-          started()
-          await untilAborted(exec.signal)
-          return { stopped: true }
-        }) as never,
-      }))
+      const waiter = registerWaiter(registry)
       registry.onExecute((_exec, next) => next({ signal: signalLike(claimsAborted) as unknown as AbortSignal }))
       const caller = new AbortController()
       const pending = registry.execute(input('waiter', {}, { callId: 'x-waiter', signal: caller.signal }))
-      await Promise.race([running, pending])
+      await Promise.race([waiter.running, pending])
+      const held = waiter.held()
       // A registry may refuse the look-alike, or take it for aborted: then no body waits.
       if (!held) continue
       caller.abort()

@@ -24,7 +24,7 @@ import { judged } from '../harness/property/scenario-property.js'
 import { custom, input } from '../harness/property/custom-property.js'
 import { liveTool } from '../harness/property/sample-tools.js'
 import { alongside, bothDirect, withDirect } from './with-direct.js'
-import { untilAborted } from './real-time.js'
+import { registerWaiter } from './exe-waiter.js'
 import { sharedCallerSignal } from './exe-shared-caller-signal.js'
 import { fallbackSuccess } from './exe-fallback-success.js'
 import { signalLikeReplacement } from './exe-signal-like-replacement.js'
@@ -143,24 +143,15 @@ const replacementArrives = custom(
   async (ctx, c) => {
     const registry = await ctx.registry()
     const caller = new AbortController()
-    let held: AbortSignal | undefined
-    let started: () => void = () => undefined
-    const running = new Promise<void>((resolve) => (started = resolve))
-    registry.register(liveTool('waiter', {
-      execute: (async (_args: unknown, exec: { signal: AbortSignal }) => {
-        held = exec.signal
-        started()
-        await untilAborted(exec.signal)
-        return { stopped: true }
-      }) as never,
-    }))
+    const waiter = registerWaiter(registry)
     const replacing = c.replacing % c.wrappers
     const replacement = new AbortController()
     for (let i = 0; i < c.wrappers; i++) {
       registry.onExecute((_exec, next) => (i === replacing ? next({ signal: replacement.signal }) : next()))
     }
     const pending = registry.execute(input('waiter', {}, { signal: caller.signal }))
-    await Promise.race([running, pending])
+    await Promise.race([waiter.running, pending])
+    const held = waiter.held()
     if (!held) return ctx.fail('the body never ran')
     replacement.abort()
     if (!held.aborted) ctx.fail(

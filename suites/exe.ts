@@ -22,7 +22,6 @@ import {
 } from '../harness/property/vocabulary.js'
 import { judged } from '../harness/property/scenario-property.js'
 import { custom, input } from '../harness/property/custom-property.js'
-import { liveTool } from '../harness/property/sample-tools.js'
 import { alongside, bothDirect, withDirect } from './with-direct.js'
 import { registerWaiter } from './exe-waiter.js'
 import { sharedCallerSignal } from './exe-shared-caller-signal.js'

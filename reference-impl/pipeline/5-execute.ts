@@ -44,14 +44,18 @@ function remember(produced: WeakSet<object>, result: ToolExecutionResult): ToolE
 
 /** EXE-2: a replacement signal adds reasons to abort; it never removes the caller's. */
 export function fuseSignals(signal: AbortSignal, overrides: { signal?: AbortSignal } | undefined): AbortSignal {
-  let replacement: unknown
-  try {
-    replacement = overrides?.signal
-  } catch {
-    return signal
-  }
+  const replacement = replacementIn(overrides)
   if (!(replacement instanceof AbortSignal) || replacement === signal) return signal
   return AbortSignal.any([signal, replacement])
+}
+
+/** What next()'s overrides hold as `signal`; undefined when reading it throws (a getter that throws replaces nothing). */
+export function replacementIn(overrides: { signal?: AbortSignal } | undefined): unknown {
+  try {
+    return overrides?.signal
+  } catch {
+    return undefined
+  }
 }
 
 async function runBody(call: CallState, signal: AbortSignal): Promise<ToolExecutionResult> {
